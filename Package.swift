@@ -1,0 +1,26 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Sable",
+    products: [
+        .library(name: "JSSyntax", targets: ["JSSyntax"]),
+        .executable(name: "jsrun", targets: ["jsrun"]),
+        .executable(name: "test262-parse", targets: ["Test262Parse"]),
+    ],
+    targets: [
+        // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
+        .target(name: "JSSyntax", swiftSettings: strict),
+        // The jsrun command as a library; main.swift is a thin wrapper.
+        .target(name: "JSRunCLI", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),
+        // Conformance: test262 parse-phase verdicts.
+        .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax"],
+                          path: "Conformance/Test262Parse", swiftSettings: strict),
+        .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
+    ]
+)

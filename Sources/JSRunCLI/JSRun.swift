@@ -1,0 +1,5 @@
+import JSSyntax
+
+public enum JSRun {
+    public static func main(_ args: [String]) -> Int32 { 0 }
+}
