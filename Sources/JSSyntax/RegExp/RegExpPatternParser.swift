@@ -797,61 +797,104 @@ struct RegExpPatternParser {
 
     // MARK: - Class sets (`v`)
 
+    /// A class being parsed in `v` mode; nested classes push one.
+    private struct ClassSetFrame {
+        /// Offset of the `[`.
+        var start: Int
+        var negated: Bool
+        /// Decided by what follows the first operand: `&&`, `--`, or anything else.
+        var kind: RegExpCharacterClass.Kind? = nil
+        var items: [RegExpClassItem] = []
+        var firstIsRange = false
+        var mayContainStrings = false
+
+        /// Adds an operand, tracking MayContainStrings (22.2.1.6): any operand of a union,
+        /// every operand of an intersection, the first operand of a subtraction.
+        mutating func append(_ item: RegExpClassItem, isRange: Bool, mayContainStrings may: Bool) {
+            if items.isEmpty {
+                firstIsRange = isRange
+                mayContainStrings = may
+            } else if kind == .intersection {
+                mayContainStrings = mayContainStrings && may
+            } else if kind == .union {
+                mayContainStrings = mayContainStrings || may
+            }
+            items.append(item)
+        }
+    }
+
     /// ClassContents[+UnicodeSetsMode] and the closing `]`, with `pos` after `[` or `[^`.
+    /// Nested classes are handled with an explicit stack.
     private mutating func parseClassSetContents(negated: Bool, start: Int) throws(RegExpSyntaxError) -> RegExpCharacterClass {
+        var stack: [ClassSetFrame] = []
+        var frame = ClassSetFrame(start: start, negated: negated)
+        try enterClassSet(at: start)
+        while true {
+            let c = cur
+            let next = unit(pos + 1)
+            var allowRange = true
+            if !frame.items.isEmpty {
+                if frame.kind == nil {
+                    if !frame.firstIsRange && c == C.amp && next == C.amp {
+                        frame.kind = .intersection
+                    } else if !frame.firstIsRange && c == C.minus && next == C.minus {
+                        frame.kind = .subtraction
+                    } else {
+                        frame.kind = .union
+                    }
+                }
+                if frame.kind == .union {
+                    if (c == C.amp && next == C.amp) || (c == C.minus && next == C.minus) {
+                        throw error("Invalid set operation in character class")
+                    }
+                } else if c != C.rbracket {
+                    // ClassIntersection / ClassSubtraction: operands joined by one operator only.
+                    let op = frame.kind == .intersection ? C.amp : C.minus
+                    if c == C.end { throw error("Unterminated character class", at: frame.start) }
+                    guard c == op && next == op else { throw error("Invalid set operation in character class") }
+                    pos += 2
+                    if op == C.amp && cur == C.amp { throw error("Invalid set operation in character class") }
+                    allowRange = false
+                }
+            }
+            if allowRange && cur == C.rbracket {
+                // End of this class.
+                pos += 1
+                if frame.negated && frame.mayContainStrings {
+                    throw error("Negated character class may contain strings", at: frame.start)
+                }
+                let finished = RegExpCharacterClass(negated: frame.negated, kind: frame.kind ?? .union,
+                                                    items: frame.items, mayContainStrings: frame.mayContainStrings)
+                depth -= 1
+                guard var parent = stack.popLast() else { return finished }
+                parent.append(.nested(finished), isRange: false, mayContainStrings: finished.mayContainStrings)
+                frame = parent
+                continue
+            }
+            if cur == C.lbracket {
+                // NestedClass.
+                let nestedStart = pos
+                try enterClassSet(at: nestedStart)
+                pos += 1
+                let nestedNegated = eat(C.caret)
+                stack.append(frame)
+                frame = ClassSetFrame(start: nestedStart, negated: nestedNegated)
+                continue
+            }
+            let operand = try parseClassSetOperand(allowRange: allowRange, classStart: frame.start)
+            frame.append(operand.item, isRange: operand.isRange, mayContainStrings: operand.mayContainStrings)
+        }
+    }
+
+    private mutating func enterClassSet(at start: Int) throws(RegExpSyntaxError) {
         if depth >= RegExpParser.maxNestingDepth {
             throw error("regular expression too deeply nested", at: start)
         }
         depth += 1
-        defer { depth -= 1 }
-        var kind = RegExpCharacterClass.Kind.union
-        var items: [RegExpClassItem] = []
-        var mayContainStrings = false
-        if cur != C.rbracket {
-            let first = try parseClassSetOperand(allowRange: true, classStart: start)
-            items.append(first.item)
-            mayContainStrings = first.mayContainStrings
-            let isIntersection = cur == C.amp && unit(pos + 1) == C.amp
-            let isSubtraction = cur == C.minus && unit(pos + 1) == C.minus
-            if !first.isRange && (isIntersection || isSubtraction) {
-                // ClassIntersection / ClassSubtraction: operands joined by one operator only.
-                kind = isIntersection ? .intersection : .subtraction
-                let op = isIntersection ? C.amp : C.minus
-                while cur == op && unit(pos + 1) == op {
-                    pos += 2
-                    if isIntersection && cur == C.amp {
-                        throw error("Invalid set operation in character class")
-                    }
-                    let operand = try parseClassSetOperand(allowRange: false, classStart: start)
-                    items.append(operand.item)
-                    if isIntersection { mayContainStrings = mayContainStrings && operand.mayContainStrings }
-                }
-                if cur == C.end { throw error("Unterminated character class", at: start) }
-                if cur != C.rbracket { throw error("Invalid set operation in character class") }
-            } else {
-                // ClassUnion.
-                while cur != C.rbracket {
-                    if cur == C.end { throw error("Unterminated character class", at: start) }
-                    let next = unit(pos + 1)
-                    if (cur == C.amp && next == C.amp) || (cur == C.minus && next == C.minus) {
-                        throw error("Invalid set operation in character class")
-                    }
-                    let operand = try parseClassSetOperand(allowRange: true, classStart: start)
-                    items.append(operand.item)
-                    mayContainStrings = mayContainStrings || operand.mayContainStrings
-                }
-            }
-        }
-        pos += 1
-        if negated && mayContainStrings {
-            throw error("Negated character class may contain strings", at: start)
-        }
-        return RegExpCharacterClass(negated: negated, kind: kind, items: items,
-                                    mayContainStrings: mayContainStrings)
     }
 
-    /// ClassSetOperand (NestedClass, ClassStringDisjunction, ClassSetCharacter) or, when
-    /// `allowRange`, ClassSetRange.
+    /// ClassSetOperand other than a nested `[...]` (ClassStringDisjunction, `\d`-style and
+    /// property escapes, ClassSetCharacter) or, when `allowRange`, ClassSetRange.
     private mutating func parseClassSetOperand(allowRange: Bool, classStart: Int) throws(RegExpSyntaxError)
         -> (item: RegExpClassItem, isRange: Bool, mayContainStrings: Bool)
     {
@@ -860,11 +903,6 @@ struct RegExpPatternParser {
         switch c {
         case C.end:
             throw error("Unterminated character class", at: classStart)
-        case C.lbracket:
-            pos += 1
-            let negated = eat(C.caret)
-            let nested = try parseClassSetContents(negated: negated, start: start)
-            return (.nested(nested), false, nested.mayContainStrings)
         case C.backslash:
             let next = unit(pos + 1)
             switch next {
