@@ -6,8 +6,9 @@
 // resolved here: `/\c/` is a `\` followed by a `c`, `[\d-a]` is a union of `\d`, `-` and `a`,
 // `\8` is the character `8`, `\101` without enough groups is the character `A`.
 
-/// One node of a pattern.
-public indirect enum RegExpNode: Sendable, Equatable {
+/// One node of a pattern. Only the cases that contain a node are `indirect`, so characters
+/// and other leaves are stored inline (no allocation per character).
+public enum RegExpNode: Sendable, Equatable {
     /// Matches the empty string (an empty pattern, alternative or group).
     case empty
     /// One character: a code unit without `u`/`v`, a code point with them.
@@ -21,17 +22,17 @@ public indirect enum RegExpNode: Sendable, Equatable {
     /// `^`, `$`, `\b`, `\B`.
     case assertion(RegExpAssertion)
     /// `(?=...)`, `(?!...)`, `(?<=...)`, `(?<!...)`.
-    case lookaround(RegExpLookaround)
+    indirect case lookaround(RegExpLookaround)
     /// Terms matched one after another (at least two).
     case sequence([RegExpNode])
     /// `a|b|c` (at least two alternatives, left to right).
     case alternation([RegExpNode])
     /// `(...)` or `(?<name>...)`; `index` counts from 1 in the order of the opening parentheses.
-    case capture(index: Int, name: String?, body: RegExpNode)
+    indirect case capture(index: Int, name: String?, body: RegExpNode)
     /// `\1` or `\k<name>`; `index` is the group's index (forward references are allowed).
     case backReference(index: Int, name: String?)
     /// A term with `*`, `+`, `?` or `{n,m}`.
-    case quantifier(RegExpQuantifier)
+    indirect case quantifier(RegExpQuantifier)
 }
 
 /// `^`, `$`, `\b`, `\B`.
@@ -132,7 +133,7 @@ public struct RegExpCharacterClass: Sendable, Equatable {
 }
 
 /// One element of a character class.
-public indirect enum RegExpClassItem: Sendable, Equatable {
+public enum RegExpClassItem: Sendable, Equatable {
     case character(UInt32)
     /// `a-z`, bounds included (`lower <= upper`).
     case range(UInt32, UInt32)
@@ -140,5 +141,5 @@ public indirect enum RegExpClassItem: Sendable, Equatable {
     /// `\q{abc|d|}` (`v` only): each alternative is a string of code points (possibly empty).
     case strings([[UInt32]])
     /// `[...]` nested inside a `v` class.
-    case nested(RegExpCharacterClass)
+    indirect case nested(RegExpCharacterClass)
 }
