@@ -2,15 +2,22 @@
 // that follows the grammar of ECMAScript 22.2.1 (`[+UnicodeMode]` for `u`/`v`) and Annex
 // B.1.2 (without them), checking the early errors as it goes.
 //
-// Groups are parsed with an explicit stack rather than by recursion, so deep nesting costs
-// heap, not stack; `v`-mode nested classes recurse, bounded by `maxNestingDepth`.
+// Groups and `v`-mode nested classes are parsed with explicit stacks rather than by recursion,
+// so nesting costs heap, not stack; it is still bounded by `maxNestingDepth` so that later
+// recursive walks of the tree (the compiler, `==`, deinit) stay within the stack.
+//
+// Two facts about the whole pattern are needed before parsing it (22.2.3.4 ParsePattern,
+// Annex B.1.2): the number of capturing groups (without `u`, `\N` is a back reference only if
+// N <= that number) and whether any group is named ([+NamedCaptureGroups], which makes `\k`
+// strict). A pre-scan finds both, as V8 does. Forward `\k<name>` references are resolved by a
+// second parse that knows every name (rare; see `RegExpParser.parse(utf16:flags:)`).
 
 /// ASCII code units, as `Int` (the parser reads characters as `Int`, -1 past the end).
 private enum C {
     static let end = -1
-    static let tab = 0x09, dollar = 0x24, lparen = 0x28, rparen = 0x29, star = 0x2A, plus = 0x2B
+    static let dollar = 0x24, lparen = 0x28, rparen = 0x29, star = 0x2A, plus = 0x2B
     static let comma = 0x2C, minus = 0x2D, dot = 0x2E, slash = 0x2F
-    static let d0 = 0x30, d1 = 0x31, d3 = 0x33, d7 = 0x37, d9 = 0x39
+    static let d0 = 0x30, d1 = 0x31, d7 = 0x37, d9 = 0x39
     static let colon = 0x3A, lt = 0x3C, eq = 0x3D, gt = 0x3E, question = 0x3F
     static let bang = 0x21, amp = 0x26, underscore = 0x5F
     static let lbracket = 0x5B, backslash = 0x5C, rbracket = 0x5D, caret = 0x5E
