@@ -15,6 +15,9 @@ let package = Package(
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
         .target(name: "JSSyntax", swiftSettings: strict),
+        // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
+        .target(name: "CSableSupport"),
+        .target(name: "JSRuntime", dependencies: ["JSSyntax", "CSableSupport"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),
@@ -22,5 +25,6 @@ let package = Package(
         .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax"],
                           path: "Conformance/Test262Parse", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
     ]
 )

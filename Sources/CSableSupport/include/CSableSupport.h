@@ -1,0 +1,15 @@
+#ifndef CSABLESUPPORT_H
+#define CSABLESUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Spills the callee-saved registers onto the stack, then calls `visit` with the lowest
+/// stack address that holds them (everything from there up to the stack's top is the
+/// conservative root set). Used by the garbage collector.
+void sable_with_spilled_registers(void (*visit)(void *low, void *context), void *context);
+
+/// The current thread's stack bounds: [*low, *high). Returns 0 on success.
+int sable_thread_stack_bounds(void **low, void **high);
+
+#endif

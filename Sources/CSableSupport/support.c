@@ -1,0 +1,26 @@
+#define _GNU_SOURCE
+#include "CSableSupport.h"
+#include <pthread.h>
+#include <setjmp.h>
+
+__attribute__((noinline))
+void sable_with_spilled_registers(void (*visit)(void *low, void *context), void *context) {
+    jmp_buf registers;
+    __builtin_unwind_init();
+    setjmp(registers);
+    visit((void *)&registers, context);
+    __asm__ volatile("" : : "r"(&registers) : "memory");
+}
+
+int sable_thread_stack_bounds(void **low, void **high) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return -1;
+    void *addr = NULL;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) return -1;
+    *low = addr;
+    *high = (char *)addr + size;
+    return 0;
+}

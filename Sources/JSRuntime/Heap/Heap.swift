@@ -1,0 +1,340 @@
+// The engine-managed heap: cells in raw memory, a non-moving mark-sweep collector.
+//
+// Cells are allocated from 256 KiB blocks, one size class per block, with a free list
+// per size class; cells larger than the biggest class get their own allocation. Every
+// cell starts with an 8-byte `CellHeader` (kind, mark bit, flags, an auxiliary word).
+//
+// Roots: the interpreter's register file and the runtime's root slots are precise;
+// the native stack is scanned conservatively (after spilling callee-saved registers),
+// as JavaScriptCore does, so native code may hold cell pointers in locals. Values held
+// in Swift heap memory (arrays, dictionaries) are NOT roots: such code must use
+// `Heap.pushRoot`/`RootedValues`.
+//
+// `gcStress` collects before every allocation (the GC bug finder).
+
+import CSableSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum CellKind: UInt8, Sendable {
+    case free = 0
+    case string
+    case rope
+    case symbol
+    case shape
+    case object
+    case array
+    case function
+    case nativeFunction
+    case boundFunction
+    case environment
+    case arguments
+    case boxedPrimitive
+    case error
+    case map
+    case set
+    case iterator
+    case generator
+    case promise
+    case regexp
+    case date
+    case accessorPair
+}
+
+/// The 8 bytes at the start of every cell.
+public struct CellHeader {
+    public var kind: CellKind
+    public var marked: UInt8
+    public var flags: UInt16
+    /// Kind-specific (string length, inline slot capacity, ...).
+    public var aux: UInt32
+}
+
+@inline(__always) func header(_ cell: UnsafeMutableRawPointer) -> UnsafeMutablePointer<CellHeader> {
+    cell.assumingMemoryBound(to: CellHeader.self)
+}
+
+/// Fatal condition in the heap: out of memory (the interpreter turns it into a JS error).
+public struct OutOfMemory: Error {}
+
+public final class Heap {
+    static let blockSize = 256 * 1024
+    static let sizeClasses: [Int] = [16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512,
+                                     640, 768, 1024, 1280, 1536, 2048, 3072, 4096]
+    /// Size class index for sizes up to 4096, in 16-byte steps.
+    static let classForSize: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 4096 / 16 + 1)
+        var c = 0
+        for i in 0...(4096 / 16) {
+            let size = i * 16
+            while sizeClasses[c] < size { c += 1 }
+            table[i] = UInt8(c)
+        }
+        return table
+    }()
+
+    struct Block {
+        var base: UnsafeMutableRawPointer
+        var cellSize: Int
+        var cellCount: Int
+    }
+
+    var freeLists: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Heap.sizeClasses.count)
+    var blocks: [Block] = []
+    var blockIndex: [UInt: Int] = [:]
+    var largeCells: [UInt: Int] = [:]
+
+    /// Bytes handed out since the last collection, and the budget that triggers one.
+    var allocatedSinceGC = 0
+    var gcThreshold = 8 << 20
+    /// Bytes in use after the last collection (cells only).
+    public private(set) var liveBytes = 0
+    /// Bytes of all blocks and large cells currently held.
+    public private(set) var committedBytes = 0
+    /// Upper bound on committed bytes (`--max-heap`); 0 = unlimited.
+    public var maxHeapBytes = 0
+    public var gcStress = false
+    public private(set) var collections = 0
+
+    /// Functions that mark the runtime's precise roots (register file, realms, handles).
+    var rootMarkers: [(inout Marker) -> Void] = []
+    /// Called on each dead cell before its memory is reused (frees out-of-line storage).
+    var finalizer: ((UnsafeMutableRawPointer) -> Void)?
+    /// Visits the cell pointers and values inside a live cell.
+    var tracer: ((UnsafeMutableRawPointer, inout Marker) -> Void)?
+    /// Called after marking, before sweeping (weak tables drop dead entries).
+    var weakProcessors: [() -> Void] = []
+
+    /// Temporary roots pushed by native code (values kept in Swift heap memory).
+    var extraRoots: [Value] = []
+
+    var stackHigh: UnsafeMutableRawPointer?
+    var collecting = false
+
+    public init() {
+        var low: UnsafeMutableRawPointer? = nil
+        var high: UnsafeMutableRawPointer? = nil
+        if sable_thread_stack_bounds(&low, &high) == 0 { stackHigh = high }
+    }
+
+    deinit {
+        for b in blocks { free(b.base) }
+        for (addr, _) in largeCells { free(UnsafeMutableRawPointer(bitPattern: addr)) }
+    }
+
+    // MARK: - Allocation
+
+    /// Allocates a zeroed cell of `size` bytes (including the header) and sets its kind.
+    @inline(__always)
+    public func allocate(_ kind: CellKind, size: Int) throws(OutOfMemory) -> UnsafeMutableRawPointer {
+        if gcStress || allocatedSinceGC >= gcThreshold { try collectIfNeeded() }
+        let cell: UnsafeMutableRawPointer
+        if size <= 4096 {
+            let c = Int(Heap.classForSize[(size + 15) >> 4])
+            if let head = freeLists[c] {
+                freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
+                cell = head
+            } else {
+                cell = try refill(sizeClass: c)
+            }
+            let cellSize = Heap.sizeClasses[c]
+            cell.initializeMemory(as: UInt8.self, repeating: 0, count: cellSize)
+            allocatedSinceGC += cellSize
+        } else {
+            let total = (size + 15) & ~15
+            if maxHeapBytes > 0 && committedBytes + total > maxHeapBytes {
+                try collectIfNeeded(force: true)
+                if committedBytes + total > maxHeapBytes { throw OutOfMemory() }
+            }
+            guard let p = calloc(1, total) else { throw OutOfMemory() }
+            largeCells[UInt(bitPattern: p)] = total
+            committedBytes += total
+            allocatedSinceGC += total
+            cell = p
+        }
+        header(cell).pointee.kind = kind
+        return cell
+    }
+
+    func refill(sizeClass c: Int) throws(OutOfMemory) -> UnsafeMutableRawPointer {
+        if maxHeapBytes > 0 && committedBytes + Heap.blockSize > maxHeapBytes {
+            try collectIfNeeded(force: true)
+            if let head = freeLists[c] {
+                freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
+                return head
+            }
+            if committedBytes + Heap.blockSize > maxHeapBytes { throw OutOfMemory() }
+        }
+        var mem: UnsafeMutableRawPointer? = nil
+        guard posix_memalign(&mem, Heap.blockSize, Heap.blockSize) == 0, let base = mem else { throw OutOfMemory() }
+        let cellSize = Heap.sizeClasses[c]
+        let count = Heap.blockSize / cellSize
+        blockIndex[UInt(bitPattern: base)] = blocks.count
+        blocks.append(Block(base: base, cellSize: cellSize, cellCount: count))
+        committedBytes += Heap.blockSize
+        // Thread cells 1..<count onto the free list; hand out cell 0.
+        var next: UnsafeMutableRawPointer? = freeLists[c]
+        var i = count - 1
+        while i >= 1 {
+            let cell = base + i * cellSize
+            header(cell).pointee = CellHeader(kind: .free, marked: 0, flags: 0, aux: 0)
+            cell.storeBytes(of: next, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
+            next = cell
+            i -= 1
+        }
+        freeLists[c] = next
+        return base
+    }
+
+    // MARK: - Roots
+
+    /// Keeps `value` alive until the matching `popRoots`.
+    @inline(__always) public func pushRoot(_ value: Value) { extraRoots.append(value) }
+    @inline(__always) public func popRoots(_ count: Int) { extraRoots.removeLast(count) }
+    public var rootDepth: Int { extraRoots.count }
+    public func popRoots(to depth: Int) { extraRoots.removeLast(extraRoots.count - depth) }
+
+    public func addRootMarker(_ marker: @escaping (inout Marker) -> Void) { rootMarkers.append(marker) }
+
+    /// Is `address` the start of a live cell (for conservative scanning)?
+    @inline(__always)
+    func isCellStart(_ address: UInt) -> Bool {
+        if address & 7 != 0 || address == 0 { return false }
+        let base = address & ~UInt(Heap.blockSize - 1)
+        if let i = blockIndex[base] {
+            let b = blocks[i]
+            let offset = Int(address - base)
+            if offset % b.cellSize != 0 { return false }
+            return UnsafeMutableRawPointer(bitPattern: address)!.load(as: UInt8.self) != CellKind.free.rawValue
+        }
+        return largeCells[address] != nil
+    }
+
+    // MARK: - Collection
+
+    public struct Marker {
+        var stack: [UnsafeMutableRawPointer] = []
+
+        @inline(__always)
+        public mutating func mark(_ v: Value) {
+            if v.isCell { mark(cell: v.asCell) }
+        }
+
+        @inline(__always)
+        public mutating func mark(cell: UnsafeMutableRawPointer?) {
+            guard let cell else { return }
+            let h = header(cell)
+            if h.pointee.marked != 0 { return }
+            h.pointee.marked = 1
+            stack.append(cell)
+        }
+
+        public mutating func mark(_ values: UnsafePointer<Value>, count: Int) {
+            for i in 0..<count { mark(values[i]) }
+        }
+    }
+
+    public func collectIfNeeded(force: Bool = false) throws(OutOfMemory) {
+        if collecting { return }
+        collect()
+        if maxHeapBytes > 0 && liveBytes > maxHeapBytes { throw OutOfMemory() }
+    }
+
+    /// A full mark-sweep collection.
+    public func collect() {
+        if collecting { return }
+        collecting = true
+        defer { collecting = false }
+        collections += 1
+        var marker = Marker()
+        marker.stack.reserveCapacity(1024)
+        for m in rootMarkers { m(&marker) }
+        for v in extraRoots { marker.mark(v) }
+        scanNativeStack(&marker)
+        drain(&marker)
+        for w in weakProcessors { w() }
+        sweep()
+        allocatedSinceGC = 0
+        gcThreshold = max(8 << 20, liveBytes)
+    }
+
+    func drain(_ marker: inout Marker) {
+        while let cell = marker.stack.popLast() {
+            tracer?(cell, &marker)
+        }
+    }
+
+    final class ScanContext {
+        var heap: Heap
+        var marker: Marker
+        init(heap: Heap, marker: Marker) { self.heap = heap; self.marker = marker }
+    }
+
+    func scanNativeStack(_ marker: inout Marker) {
+        guard let high = stackHigh else { return }
+        let ctx = ScanContext(heap: self, marker: marker)
+        _ = high
+        let unmanaged = Unmanaged.passRetained(ctx)
+        sable_with_spilled_registers({ low, context in
+            let ctx = Unmanaged<ScanContext>.fromOpaque(context!).takeUnretainedValue()
+            guard let low, let high = ctx.heap.stackHigh else { return }
+            var p = UInt(bitPattern: low) & ~UInt(7)
+            let end = UInt(bitPattern: high)
+            while p + 8 <= end {
+                let word = UnsafeRawPointer(bitPattern: p)!.load(as: UInt.self)
+                if ctx.heap.isCellStart(word) {
+                    ctx.marker.mark(cell: UnsafeMutableRawPointer(bitPattern: word))
+                }
+                p += 8
+            }
+        }, unmanaged.toOpaque())
+        unmanaged.release()
+        marker = ctx.marker
+    }
+
+    func sweep() {
+        var live = 0
+        for c in 0..<freeLists.count { freeLists[c] = nil }
+        for b in blocks {
+            let c = Int(Heap.classForSize[b.cellSize >> 4])
+            var head = freeLists[c]
+            var i = b.cellCount - 1
+            while i >= 0 {
+                let cell = b.base + i * b.cellSize
+                let h = header(cell)
+                if h.pointee.kind != .free {
+                    if h.pointee.marked != 0 {
+                        h.pointee.marked = 0
+                        live += b.cellSize
+                        i -= 1
+                        continue
+                    }
+                    finalizer?(cell)
+                    h.pointee = CellHeader(kind: .free, marked: 0, flags: 0, aux: 0)
+                }
+                cell.storeBytes(of: head, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
+                head = cell
+                i -= 1
+            }
+            freeLists[c] = head
+        }
+        var dead: [UInt] = []
+        for (addr, size) in largeCells {
+            let cell = UnsafeMutableRawPointer(bitPattern: addr)!
+            if header(cell).pointee.marked != 0 {
+                header(cell).pointee.marked = 0
+                live += size
+            } else {
+                dead.append(addr)
+            }
+        }
+        for addr in dead {
+            let cell = UnsafeMutableRawPointer(bitPattern: addr)!
+            finalizer?(cell)
+            committedBytes -= largeCells.removeValue(forKey: addr)!
+            free(cell)
+        }
+        liveBytes = live
+    }
+}

@@ -1,0 +1,111 @@
+// [[Get]], [[Set]] and [[HasProperty]] along the prototype chain, and the call hook the
+// interpreter installs so that the object model can run getters and setters.
+
+extension Runtime {
+    /// Calls a function value (installed by the interpreter).
+    public func call(_ f: Value, this: Value, _ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
+        guard let hook = callHook else { throw try typeError("no interpreter installed") }
+        return try hook(f, this, args)
+    }
+
+    public func call(_ f: Value, this: Value, _ args: Value...) throws(JSException) -> Value {
+        var copy = args
+        return try copy.withUnsafeMutableBufferPointer { b throws(JSException) in
+            for v in b { heap.pushRoot(v) }
+            defer { heap.popRoots(b.count) }
+            return try call(f, this: this, UnsafeBufferPointer(b))
+        }
+    }
+
+    // MARK: - [[Get]]
+
+    /// OrdinaryGet: walks the prototype chain; runs getters with `receiver` as `this`.
+    public func get(_ object: JSObject, _ key: Key, receiver: Value) throws(JSException) -> Value {
+        var o = object
+        while true {
+            if let p = try getOwnProperty(o, key) {
+                switch p {
+                case .data(let v, _): return v
+                case .accessor(let g, _, _):
+                    if g.isUndefined { return .undefined }
+                    return try call(g, this: receiver)
+                }
+            }
+            let proto = o.prototype
+            if !proto.isCell { return .undefined }
+            o = JSObject(proto)
+        }
+    }
+
+    public func get(_ object: JSObject, _ name: String) throws(JSException) -> Value {
+        try get(object, key(name), receiver: Value(cell: object.cell))
+    }
+
+    // MARK: - [[Set]]
+
+    /// OrdinarySet (https://tc39.es/ecma262/#sec-ordinaryset). Returns false where strict
+    /// code must throw a TypeError.
+    public func set(_ object: JSObject, _ key: Key, _ value: Value, receiver: Value) throws(JSException) -> Bool {
+        var o = object
+        var ownDesc: OwnProperty? = nil
+        while true {
+            if let p = try getOwnProperty(o, key) { ownDesc = p; break }
+            let proto = o.prototype
+            if !proto.isCell { break }
+            o = JSObject(proto)
+        }
+        switch ownDesc {
+        case .accessor(_, let setter, _)?:
+            if setter.isUndefined { return false }
+            _ = try call(setter, this: receiver, value)
+            return true
+        case .data(_, let attrs)?:
+            if !attrs.contains(.writable) { return false }
+        case nil:
+            break
+        }
+        guard receiver.isCell, isObject(receiver) else { return false }
+        let r = JSObject(receiver)
+        // Fast path: an existing writable data property on the receiver itself.
+        if r.cell == o.cell, case .data(_, let attrs)? = ownDesc {
+            if r.kind == .array, case .named(let k) = key, k.cell == atom("length") {
+                return try defineArrayLength(r, PropertyDescriptor(value: value))
+            }
+            try replaceProperty(r, key, value, attrs)
+            return true
+        }
+        if let existing = try getOwnProperty(r, key) {
+            guard case .data(_, let attrs) = existing, attrs.contains(.writable) else { return false }
+            if r.kind == .array, case .named(let k) = key, k.cell == atom("length") {
+                return try defineArrayLength(r, PropertyDescriptor(value: value))
+            }
+            try replaceProperty(r, key, value, attrs)
+            return true
+        }
+        return try defineOwnProperty(r, key, .data(value, .all))
+    }
+
+    public func hasProperty(_ object: JSObject, _ key: Key) throws(JSException) -> Bool {
+        var o = object
+        while true {
+            if try getOwnProperty(o, key) != nil { return true }
+            let proto = o.prototype
+            if !proto.isCell { return false }
+            o = JSObject(proto)
+        }
+    }
+
+    @inline(__always) public func isObject(_ v: Value) -> Bool {
+        guard v.isCell else { return false }
+        switch header(v.asCell).pointee.kind {
+        case .string, .rope, .symbol, .shape, .environment, .accessorPair, .free: return false
+        default: return true
+        }
+    }
+
+    /// CreateDataProperty (fails silently where the spec's OrThrow variant throws).
+    @discardableResult
+    public func createDataProperty(_ o: JSObject, _ key: Key, _ value: Value) throws(JSException) -> Bool {
+        try defineOwnProperty(o, key, .data(value, .all))
+    }
+}

@@ -1,0 +1,192 @@
+// Object cells and their property storage.
+//
+// Layout (all object kinds):
+//    0 header (aux = inline slot capacity; flags: ObjectFlags)
+//    8 shape
+//   16 out-of-line slots (malloc'd Values) | 24 their capacity (UInt32)
+//   32 elements (malloc'd Values, dense, `.empty` = hole) | 40 used length (UInt32) | 44 capacity (UInt32)
+//   48, 56, 64  three kind-specific words (array length, function code/environment, ...)
+//   72 inline slots
+//
+// Named property slot i lives inline if i < inline capacity, else out of line at
+// i - capacity. Array-index keys live in the elements when dense enough, else as named
+// properties keyed by their canonical string.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum ObjectFlags {
+    public static let nonExtensible: UInt16 = 1
+    /// A class constructor (calling it without `new` throws).
+    public static let classConstructor: UInt16 = 2
+    /// A constructor (has [[Construct]]).
+    public static let constructor: UInt16 = 4
+    /// Elements were frozen / sealed: writes to elements must check attributes.
+    public static let elementsReadOnly: UInt16 = 8
+    /// Some elements are stored as named properties (sparse): index lookups must check the shape.
+    public static let sparseElements: UInt16 = 16
+    /// Derived class constructor.
+    public static let derived: UInt16 = 32
+    /// `arguments` object mapped to parameters (sloppy).
+    public static let htmlDDA: UInt16 = 64
+}
+
+public struct JSObject {
+    public static let inlineSlotsOffset = 72
+    public static let defaultInlineSlots = 4
+    public let cell: UnsafeMutableRawPointer
+
+    @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
+    @inline(__always) public init(_ v: Value) { self.cell = v.asCell }
+
+    @inline(__always) public var kind: CellKind { header(cell).pointee.kind }
+    @inline(__always) public var flags: UInt16 {
+        get { header(cell).pointee.flags }
+        nonmutating set { header(cell).pointee.flags = newValue }
+    }
+    @inline(__always) public var inlineCapacity: Int { Int(header(cell).pointee.aux) }
+    @inline(__always) public var shape: UnsafeMutableRawPointer {
+        get { cell.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: UnsafeMutableRawPointer.self) }
+    }
+    @inline(__always) var outOfLine: UnsafeMutablePointer<Value>? {
+        get { cell.load(fromByteOffset: 16, as: UnsafeMutablePointer<Value>?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 16, as: UnsafeMutablePointer<Value>?.self) }
+    }
+    @inline(__always) var outOfLineCapacity: Int {
+        get { Int(cell.load(fromByteOffset: 24, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 24, as: UInt32.self) }
+    }
+    @inline(__always) public var elements: UnsafeMutablePointer<Value>? {
+        get { cell.load(fromByteOffset: 32, as: UnsafeMutablePointer<Value>?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 32, as: UnsafeMutablePointer<Value>?.self) }
+    }
+    @inline(__always) public var elementsLength: Int {
+        get { Int(cell.load(fromByteOffset: 40, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 40, as: UInt32.self) }
+    }
+    @inline(__always) public var elementsCapacity: Int {
+        get { Int(cell.load(fromByteOffset: 44, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 44, as: UInt32.self) }
+    }
+    @inline(__always) public func word(_ i: Int) -> UInt64 { cell.load(fromByteOffset: 48 + i * 8, as: UInt64.self) }
+    @inline(__always) public func setWord(_ i: Int, _ v: UInt64) { cell.storeBytes(of: v, toByteOffset: 48 + i * 8, as: UInt64.self) }
+    @inline(__always) public func extraValue(_ i: Int) -> Value { Value(bits: word(i)) }
+    @inline(__always) public func setExtraValue(_ i: Int, _ v: Value) { setWord(i, v.bits) }
+
+    /// Array `length` (arrays only).
+    @inline(__always) public var arrayLength: UInt32 {
+        get { UInt32(truncatingIfNeeded: word(0)) }
+        nonmutating set { setWord(0, UInt64(newValue)) }
+    }
+
+    @inline(__always) public var prototype: Value { ShapeCell(shape).prototype }
+
+    @inline(__always) public var isExtensible: Bool { flags & ObjectFlags.nonExtensible == 0 }
+
+    @inline(__always) public func slotPointer(_ slot: Int) -> UnsafeMutablePointer<Value> {
+        let cap = inlineCapacity
+        if slot < cap { return (cell + JSObject.inlineSlotsOffset).assumingMemoryBound(to: Value.self) + slot }
+        return outOfLine! + (slot - cap)
+    }
+
+    @inline(__always) public func slot(_ i: Int) -> Value { slotPointer(i).pointee }
+    @inline(__always) public func setSlot(_ i: Int, _ v: Value) { slotPointer(i).pointee = v }
+
+    /// Makes room for `count` named slots.
+    func ensureSlotCapacity(_ count: Int) {
+        let cap = inlineCapacity
+        if count <= cap { return }
+        let needed = count - cap
+        let current = outOfLineCapacity
+        if needed <= current { return }
+        let newCap = max(needed, max(4, current * 2))
+        let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
+        p.initialize(repeating: .undefined, count: newCap)
+        if let old = outOfLine {
+            p.update(from: old, count: current)
+            old.deallocate()
+        }
+        outOfLine = p
+        outOfLineCapacity = newCap
+    }
+
+    /// Makes room for `count` dense elements.
+    func ensureElementsCapacity(_ count: Int) {
+        let current = elementsCapacity
+        if count <= current { return }
+        let newCap = max(count, max(8, current + current / 2))
+        let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
+        p.initialize(repeating: .empty, count: newCap)
+        if let old = elements {
+            p.update(from: old, count: elementsLength)
+            old.deallocate()
+        }
+        elements = p
+        elementsCapacity = newCap
+    }
+}
+
+/// An accessor property's getter and setter: header | getter at 8 | setter at 16.
+public struct AccessorPair {
+    public let cell: UnsafeMutableRawPointer
+    public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
+    public var getter: Value {
+        get { cell.load(fromByteOffset: 8, as: Value.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: Value.self) }
+    }
+    public var setter: Value {
+        get { cell.load(fromByteOffset: 16, as: Value.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 16, as: Value.self) }
+    }
+}
+
+extension Runtime {
+    /// Allocates an object of `kind` with the given shape and inline capacity.
+    public func allocateObject(_ kind: CellKind, shape: UnsafeMutableRawPointer,
+                               inlineSlots: Int = JSObject.defaultInlineSlots) throws(JSException) -> JSObject {
+        heap.pushRoot(Value(cell: shape))
+        defer { heap.popRoots(1) }
+        let cell = try allocate(kind, size: JSObject.inlineSlotsOffset + inlineSlots * 8)
+        header(cell).pointee.aux = UInt32(inlineSlots)
+        let o = JSObject(cell)
+        o.shape = shape
+        for i in 0..<inlineSlots { o.setSlot(i, .undefined) }
+        return o
+    }
+
+    func traceObject(_ cell: UnsafeMutableRawPointer, _ kind: CellKind, _ marker: inout Heap.Marker) {
+        if kind == .shape { traceShape(cell, &marker); return }
+        if kind == .symbol {
+            marker.mark(cell.load(fromByteOffset: 8, as: Value.self))
+            return
+        }
+        if kind == .environment { traceEnvironment(cell, &marker); return }
+        if kind == .accessorPair {
+            let a = AccessorPair(cell)
+            marker.mark(a.getter)
+            marker.mark(a.setter)
+            return
+        }
+        let o = JSObject(cell)
+        marker.mark(cell: o.shape)
+        let count = ShapeCell(o.shape).slotCount
+        let cap = o.inlineCapacity
+        let inlineCount = min(count, cap)
+        marker.mark((cell + JSObject.inlineSlotsOffset).assumingMemoryBound(to: Value.self), count: inlineCount)
+        if count > cap, let ool = o.outOfLine { marker.mark(ool, count: min(count - cap, o.outOfLineCapacity)) }
+        if let e = o.elements { marker.mark(e, count: o.elementsLength) }
+        traceKindSpecific(o, kind, &marker)
+    }
+
+    func finalizeObject(_ cell: UnsafeMutableRawPointer, _ kind: CellKind) {
+        if kind == .shape { finalizeShape(cell); return }
+        if kind == .environment || kind == .accessorPair { return }
+        let o = JSObject(cell)
+        if let p = o.outOfLine { p.deallocate() }
+        if let e = o.elements { e.deallocate() }
+        finalizeKindSpecific(o, kind)
+    }
+}
+

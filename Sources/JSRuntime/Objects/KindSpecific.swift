@@ -1,0 +1,39 @@
+// Tracing and finalization of the kind-specific words of object cells.
+
+extension Runtime {
+    func traceKindSpecific(_ o: JSObject, _ kind: CellKind, _ marker: inout Heap.Marker) {
+        switch kind {
+        case .function:
+            marker.mark(cell: UnsafeMutableRawPointer(bitPattern: UInt(o.word(1))))  // environment
+            marker.mark(o.extraValue(2))                                             // home object
+        case .nativeFunction, .boxedPrimitive, .error, .regexp, .date, .promise, .iterator, .generator:
+            marker.mark(o.extraValue(1))
+            marker.mark(o.extraValue(2))
+        case .boundFunction:
+            marker.mark(o.extraValue(0))
+            marker.mark(o.extraValue(1))
+            if let args = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2))) {
+                marker.mark(args + 1, count: Int(args.pointee.bits))
+            }
+        case .arguments:
+            marker.mark(cell: UnsafeMutableRawPointer(bitPattern: UInt(o.word(1))))
+        default:
+            break
+        }
+        if let hook = kindTraceHooks[Int(kind.rawValue)] { hook(o, &marker) }
+    }
+
+    func finalizeKindSpecific(_ o: JSObject, _ kind: CellKind) {
+        switch kind {
+        case .function:
+            if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {
+                Unmanaged<AnyObject>.fromOpaque(raw).release()
+            }
+        case .boundFunction:
+            if let args = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2))) { args.deallocate() }
+        default:
+            break
+        }
+        if let hook = kindFinalizeHooks[Int(kind.rawValue)] { hook(o) }
+    }
+}

@@ -1,0 +1,219 @@
+// Shapes (hidden classes): the layout of an object's named properties.
+//
+// A shape cell: header | prototype (Value) at 8 | info (retained ShapeInfo) at 16 |
+// slot count (UInt32) at 24 | flags (UInt32) at 28.
+//
+// Shapes form a transition tree: adding property `k` with attributes `a` to an object
+// of shape S moves it to S's child for (k, a), shared by every object built the same
+// way, so inline caches can guard on the shape pointer alone. Transitions are weak: a
+// dead child removes itself from its parent. Objects that delete properties or grow
+// past `maxTransitionProperties` switch to a dictionary shape of their own, mutated in
+// place (never shared, never cached by ICs).
+
+/// A property key: an atom (interned string) or a symbol cell.
+public struct PropertyKey: Hashable, @unchecked Sendable {
+    public let bits: UInt64
+    @inline(__always) public init(cell: UnsafeMutableRawPointer) { bits = UInt64(UInt(bitPattern: cell)) }
+    @inline(__always) public var cell: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(bits))! }
+    @inline(__always) public var value: Value { Value(bits: bits) }
+    @inline(__always) public var isSymbol: Bool { header(cell).pointee.kind == .symbol }
+}
+
+public struct PropertyAttributes: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let writable = PropertyAttributes(rawValue: 1)
+    public static let enumerable = PropertyAttributes(rawValue: 2)
+    public static let configurable = PropertyAttributes(rawValue: 4)
+    /// The slot holds an accessor pair cell.
+    public static let accessor = PropertyAttributes(rawValue: 8)
+    public static let all: PropertyAttributes = [.writable, .enumerable, .configurable]
+    /// Builtin methods: writable and configurable, not enumerable.
+    public static let hidden: PropertyAttributes = [.writable, .configurable]
+}
+
+public struct PropertyEntry {
+    public var slot: Int
+    public var attributes: PropertyAttributes
+}
+
+struct TransitionKey: Hashable {
+    var key: PropertyKey
+    var attributes: UInt8
+}
+
+final class ShapeInfo {
+    var parent: ShapeInfo?
+    /// The key this shape's transition added (nil for a root shape).
+    var key: PropertyKey?
+    var attributes: PropertyAttributes = []
+    var slot: Int = -1
+    var propertyCount: Int = 0
+    /// Full key -> entry table, built on first lookup (always present for dictionaries).
+    var table: [PropertyKey: PropertyEntry]?
+    /// Keys in insertion order (built with the table).
+    var order: [PropertyKey]?
+    var transitions: [TransitionKey: UnsafeMutableRawPointer] = [:]
+    /// Prototype transitions: objects created by `Object.create(p)` / setPrototypeOf.
+    var prototypeTransitions: [UInt64: UnsafeMutableRawPointer] = [:]
+    var isDictionary = false
+    /// The shape cell that owns this info and the transition key in the parent.
+    var parentCell: UnsafeMutableRawPointer?
+    var transitionKey: TransitionKey?
+    /// Free slots in a dictionary shape (after deletes).
+    var freeSlots: [Int] = []
+
+    func buildTable() {
+        if table != nil { return }
+        var chain: [ShapeInfo] = []
+        var s: ShapeInfo? = self
+        while let x = s, x.table == nil, x.key != nil { chain.append(x); s = x.parent }
+        var t = s?.table ?? [:]
+        var o = s?.order ?? []
+        for x in chain.reversed() {
+            t[x.key!] = PropertyEntry(slot: x.slot, attributes: x.attributes)
+            o.append(x.key!)
+        }
+        table = t
+        order = o
+    }
+}
+
+public struct ShapeCell {
+    public let cell: UnsafeMutableRawPointer
+    @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
+
+    @inline(__always) public var prototype: Value {
+        get { cell.load(fromByteOffset: 8, as: Value.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: Value.self) }
+    }
+    @inline(__always) var info: ShapeInfo {
+        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self)).takeUnretainedValue()
+    }
+    @inline(__always) public var slotCount: Int {
+        get { Int(cell.load(fromByteOffset: 24, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 24, as: UInt32.self) }
+    }
+    @inline(__always) public var isDictionary: Bool { info.isDictionary }
+
+    public func lookup(_ key: PropertyKey) -> PropertyEntry? {
+        let i = info
+        // Fast path: the most recent property.
+        if i.key == key && i.table == nil { return PropertyEntry(slot: i.slot, attributes: i.attributes) }
+        i.buildTable()
+        return i.table![key]
+    }
+
+    public var keysInOrder: [PropertyKey] {
+        let i = info
+        i.buildTable()
+        return i.order!
+    }
+}
+
+extension Runtime {
+    static let maxTransitionProperties = 64
+
+    func allocateShape(prototype: Value, info: ShapeInfo, slotCount: Int) throws(JSException) -> UnsafeMutableRawPointer {
+        heap.pushRoot(prototype)
+        defer { heap.popRoots(1) }
+        let cell = try allocate(.shape, size: 32)
+        let s = ShapeCell(cell)
+        s.prototype = prototype
+        cell.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(info).toOpaque()), toByteOffset: 16, as: UnsafeRawPointer.self)
+        s.slotCount = slotCount
+        return cell
+    }
+
+    /// A new root shape (no properties) with the given prototype.
+    public func makeRootShape(prototype: Value) throws(JSException) -> UnsafeMutableRawPointer {
+        let info = ShapeInfo()
+        info.table = [:]
+        info.order = []
+        return try allocateShape(prototype: prototype, info: info, slotCount: 0)
+    }
+
+    /// The shape after adding `key` (a new slot at the end).
+    func addPropertyTransition(_ shapeCell: UnsafeMutableRawPointer, key: PropertyKey,
+                               attributes: PropertyAttributes) throws(JSException) -> UnsafeMutableRawPointer {
+        let shape = ShapeCell(shapeCell)
+        let info = shape.info
+        if info.isDictionary {
+            info.buildTable()
+            let slot = info.freeSlots.popLast() ?? shape.slotCount
+            info.table![key] = PropertyEntry(slot: slot, attributes: attributes)
+            info.order!.append(key)
+            info.propertyCount += 1
+            if slot == shape.slotCount { shape.slotCount = slot + 1 }
+            return shapeCell
+        }
+        let tk = TransitionKey(key: key, attributes: attributes.rawValue)
+        if let next = info.transitions[tk] { return next }
+        if info.propertyCount >= Runtime.maxTransitionProperties {
+            return try addPropertyTransition(try makeDictionaryShape(shapeCell), key: key, attributes: attributes)
+        }
+        let child = ShapeInfo()
+        child.parent = info
+        child.key = key
+        child.attributes = attributes
+        child.slot = shape.slotCount
+        child.propertyCount = info.propertyCount + 1
+        child.parentCell = shapeCell
+        child.transitionKey = tk
+        heap.pushRoot(Value(cell: shapeCell))
+        defer { heap.popRoots(1) }
+        let cell = try allocateShape(prototype: shape.prototype, info: child, slotCount: shape.slotCount + 1)
+        info.transitions[tk] = cell
+        return cell
+    }
+
+    /// A private, mutable copy of a shape for one object.
+    func makeDictionaryShape(_ shapeCell: UnsafeMutableRawPointer) throws(JSException) -> UnsafeMutableRawPointer {
+        let shape = ShapeCell(shapeCell)
+        let old = shape.info
+        old.buildTable()
+        let info = ShapeInfo()
+        info.isDictionary = true
+        info.table = old.table
+        info.order = old.order
+        info.propertyCount = old.table!.count
+        return try allocateShape(prototype: shape.prototype, info: info, slotCount: shape.slotCount)
+    }
+
+    /// The shape for the same properties with a different prototype.
+    func prototypeTransition(_ shapeCell: UnsafeMutableRawPointer, to proto: Value) throws(JSException) -> UnsafeMutableRawPointer {
+        let shape = ShapeCell(shapeCell)
+        if shape.isDictionary { shape.prototype = proto; return shapeCell }
+        let info = shape.info
+        if info.propertyCount == 0 {
+            if let s = info.prototypeTransitions[proto.bits] { return s }
+            let s = try makeRootShape(prototype: proto)
+            info.prototypeTransitions[proto.bits] = s
+            return s
+        }
+        let d = try makeDictionaryShape(shapeCell)
+        ShapeCell(d).prototype = proto
+        return d
+    }
+
+    func traceShape(_ cell: UnsafeMutableRawPointer, _ marker: inout Heap.Marker) {
+        let s = ShapeCell(cell)
+        marker.mark(s.prototype)
+        let info = s.info
+        marker.mark(cell: info.parentCell)
+        if let k = info.key { marker.mark(cell: k.cell) }
+        if let t = info.table, info.isDictionary || info.parent == nil { for k in t.keys { marker.mark(cell: k.cell) } }
+        // Prototype transitions of empty shapes are strong (their prototypes are marked through them).
+        for (_, c) in info.prototypeTransitions { marker.mark(cell: c) }
+    }
+
+    func finalizeShape(_ cell: UnsafeMutableRawPointer) {
+        let raw = cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self)
+        let info = Unmanaged<ShapeInfo>.fromOpaque(raw).takeUnretainedValue()
+        if let parentCell = info.parentCell, let tk = info.transitionKey, let parent = info.parent {
+            if parent.transitions[tk] == cell { parent.transitions.removeValue(forKey: tk) }
+            _ = parentCell
+        }
+        Unmanaged<ShapeInfo>.fromOpaque(raw).release()
+    }
+}

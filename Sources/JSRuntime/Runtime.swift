@@ -1,0 +1,262 @@
+// The runtime: one heap, its atoms, the register file and the current realm.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A JavaScript exception in flight through native code (the thrown value is rooted).
+public struct JSException: Error {
+    public let value: Value
+}
+
+public final class Runtime {
+    public let heap: Heap
+    /// Interned strings used as property keys: content hash -> cells.
+    var atoms: [UInt32: [UnsafeMutableRawPointer]] = [:]
+    var atomCount = 0
+    /// Cached atoms for Swift strings (the names builtins use).
+    var atomCache: [String: UnsafeMutableRawPointer] = [:]
+    /// Permanent roots (intrinsics, cached atoms).
+    var permanentRoots: [Value] = []
+
+    public init() {
+        heap = Heap()
+        heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
+        heap.finalizer = { [unowned self] cell in self.finalize(cell) }
+        heap.addRootMarker { [unowned self] marker in
+            for v in self.permanentRoots { marker.mark(v) }
+            for (_, a) in self.atomCache { marker.mark(cell: a) }
+        }
+        heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
+    }
+
+    // MARK: - Strings
+
+    /// Allocates a flat Latin-1 string of `length` units; the caller fills `latin1`.
+    public func allocateLatin1(length: Int) throws(JSException) -> StringCell {
+        let cell = try allocate(.string, size: StringCell.dataOffset + max(length, 1))
+        header(cell).pointee.aux = UInt32(length)
+        return StringCell(cell)
+    }
+
+    public func allocateUTF16(length: Int) throws(JSException) -> StringCell {
+        let cell = try allocate(.string, size: StringCell.dataOffset + max(length * 2, 1))
+        header(cell).pointee.aux = UInt32(length)
+        header(cell).pointee.flags = StringFlags.is16Bit
+        return StringCell(cell)
+    }
+
+    @inline(__always)
+    public func allocate(_ kind: CellKind, size: Int) throws(JSException) -> UnsafeMutableRawPointer {
+        do {
+            return try heap.allocate(kind, size: size)
+        } catch {
+            throw outOfMemory()
+        }
+    }
+
+    /// The error thrown when the heap limit is reached (a preallocated value).
+    func outOfMemory() -> JSException {
+        JSException(value: outOfMemoryValue)
+    }
+    var outOfMemoryValue: Value = .undefined
+
+    public func makeString(_ units: UnsafeBufferPointer<UInt16>) throws(JSException) -> Value {
+        var narrow = true
+        for u in units where u > 0xFF { narrow = false; break }
+        if narrow {
+            let s = try allocateLatin1(length: units.count)
+            for i in 0..<units.count { s.latin1[i] = UInt8(units[i]) }
+            return Value(cell: s.cell)
+        }
+        let s = try allocateUTF16(length: units.count)
+        if let b = units.baseAddress { s.utf16.update(from: b, count: units.count) }
+        return Value(cell: s.cell)
+    }
+
+    public func makeString(_ units: [UInt16]) throws(JSException) -> Value {
+        try units.withUnsafeBufferPointer { b throws(JSException) in try makeString(b) }
+    }
+
+    public func makeString(_ s: String) throws(JSException) -> Value {
+        var ascii = true
+        for b in s.utf8 where b >= 0x80 { ascii = false; break }
+        if ascii {
+            let n = s.utf8.count
+            let cell = try allocateLatin1(length: n)
+            var i = 0
+            for b in s.utf8 { cell.latin1[i] = b; i += 1 }
+            return Value(cell: cell.cell)
+        }
+        return try makeString(Array(s.utf16))
+    }
+
+    /// Concatenation: small results are copied, large ones become ropes.
+    public func concat(_ a: Value, _ b: Value) throws(JSException) -> Value {
+        let la = stringLength(a), lb = stringLength(b)
+        if la == 0 { return b }
+        if lb == 0 { return a }
+        let total = la + lb
+        if total > 0x3FFF_FFFF { throw try rangeError("Invalid string length") }
+        let wide = stringIs16Bit(a) || stringIs16Bit(b)
+        if total <= 24 {
+            let fa = try flatten(a), fb = try flatten(b)
+            if wide {
+                let s = try allocateUTF16(length: total)
+                for i in 0..<la { s.utf16[i] = fa[i] }
+                for i in 0..<lb { s.utf16[la + i] = fb[i] }
+                return Value(cell: s.cell)
+            }
+            let s = try allocateLatin1(length: total)
+            for i in 0..<la { s.latin1[i] = fa.latin1[i] }
+            for i in 0..<lb { s.latin1[la + i] = fb.latin1[i] }
+            return Value(cell: s.cell)
+        }
+        heap.pushRoot(a); heap.pushRoot(b)
+        defer { heap.popRoots(2) }
+        let cell = try allocate(.rope, size: 32)
+        header(cell).pointee.aux = UInt32(total)
+        if wide { header(cell).pointee.flags = StringFlags.is16Bit }
+        let r = RopeCell(cell)
+        r.left = a.asCell
+        r.right = b.asCell
+        return Value(cell: cell)
+    }
+
+    @inline(__always) public func isString(_ v: Value) -> Bool {
+        guard v.isCell else { return false }
+        let k = header(v.asCell).pointee.kind
+        return k == .string || k == .rope
+    }
+
+    @inline(__always) public func stringLength(_ v: Value) -> Int { Int(header(v.asCell).pointee.aux) }
+    @inline(__always) func stringIs16Bit(_ v: Value) -> Bool { header(v.asCell).pointee.flags & StringFlags.is16Bit != 0 }
+
+    /// The flat string for a string value (flattening a rope in place, once).
+    public func flatten(_ v: Value) throws(JSException) -> StringCell {
+        let cell = v.asCell
+        if header(cell).pointee.kind == .string { return StringCell(cell) }
+        let rope = RopeCell(cell)
+        if rope.right == nil, let flat = rope.left { return StringCell(flat) }
+        let n = rope.length
+        let wide = rope.is16Bit
+        heap.pushRoot(v)
+        defer { heap.popRoots(1) }
+        let out = wide ? try allocateUTF16(length: n) : try allocateLatin1(length: n)
+        // Iterative in-order walk (ropes can be deep).
+        var stack: [UnsafeMutableRawPointer] = [cell]
+        var pos = 0
+        while let c = stack.popLast() {
+            if header(c).pointee.kind == .string {
+                let s = StringCell(c)
+                let len = s.length
+                if wide {
+                    if s.is16Bit { (out.utf16 + pos).update(from: s.utf16, count: len) }
+                    else { for i in 0..<len { out.utf16[pos + i] = UInt16(s.latin1[i]) } }
+                } else {
+                    (out.latin1 + pos).update(from: s.latin1, count: len)
+                }
+                pos += len
+                continue
+            }
+            let r = RopeCell(c)
+            if r.right == nil, let flat = r.left { stack.append(flat); continue }
+            if let right = r.right { stack.append(right) }
+            if let left = r.left { stack.append(left) }
+        }
+        rope.left = out.cell
+        rope.right = nil
+        return out
+    }
+
+    // MARK: - Atoms
+
+    /// The interned string with the same contents as `v` (a string value).
+    public func atomize(_ v: Value) throws(JSException) -> UnsafeMutableRawPointer {
+        let s = try flatten(v)
+        if s.isAtom { return s.cell }
+        let h = s.hash
+        if let bucket = atoms[h] {
+            for a in bucket where StringCell(a).equals(s) { return a }
+        }
+        // Make this cell the atom (strings are immutable, so sharing is safe).
+        header(s.cell).pointee.flags |= StringFlags.isAtom
+        atoms[h, default: []].append(s.cell)
+        atomCount += 1
+        return s.cell
+    }
+
+    /// The atom for a Swift string (cached; the cache keeps it alive).
+    public func atom(_ s: String) -> UnsafeMutableRawPointer {
+        if let a = atomCache[s] { return a }
+        let v = try! makeString(s)
+        let a = try! atomize(v)
+        atomCache[s] = a
+        return a
+    }
+
+    func sweepAtoms() {
+        for (h, bucket) in atoms {
+            let alive = bucket.filter { header($0).pointee.marked != 0 }
+            if alive.count != bucket.count {
+                atomCount -= bucket.count - alive.count
+                if alive.isEmpty { atoms.removeValue(forKey: h) } else { atoms[h] = alive }
+            }
+        }
+    }
+
+    /// Extra tracing/finalization for kinds whose words hold Swift-side state (maps, sets, ...).
+    var kindTraceHooks = [((JSObject, inout Heap.Marker) -> Void)?](repeating: nil, count: 256)
+    var kindFinalizeHooks = [((JSObject) -> Void)?](repeating: nil, count: 256)
+
+    /// Installed by the interpreter: calls a function value.
+    public var callHook: ((Value, Value, UnsafeBufferPointer<Value>) throws(JSException) -> Value)?
+    /// Installed by the realm: ToPrimitive on objects.
+    public var toPrimitiveHook: ((Value, PreferredType) throws(JSException) -> Value)?
+    /// Installed with the number library: exact conversions.
+    public var stringToNumberHook: (([UInt16]) -> Double)?
+    public var numberToStringHook: ((Double) -> String)?
+
+    // MARK: - Errors (filled in by the realm)
+
+    var makeErrorHook: ((ErrorType, String) throws(JSException) -> Value)?
+
+    public enum ErrorType: String { case error = "Error", typeError = "TypeError", rangeError = "RangeError",
+                                    syntaxError = "SyntaxError", referenceError = "ReferenceError",
+                                    evalError = "EvalError", uriError = "URIError" }
+
+    public func makeError(_ type: ErrorType, _ message: String) throws(JSException) -> JSException {
+        guard let hook = makeErrorHook else { return JSException(value: try makeString("\(type.rawValue): \(message)")) }
+        return JSException(value: try hook(type, message))
+    }
+
+    public func typeError(_ message: String) throws(JSException) -> JSException { try makeError(.typeError, message) }
+    public func rangeError(_ message: String) throws(JSException) -> JSException { try makeError(.rangeError, message) }
+    public func referenceError(_ message: String) throws(JSException) -> JSException { try makeError(.referenceError, message) }
+
+    // MARK: - GC hooks (filled in by the object model)
+
+    func trace(_ cell: UnsafeMutableRawPointer, _ marker: inout Heap.Marker) {
+        let kind = header(cell).pointee.kind
+        switch kind {
+        case .string, .free:
+            return
+        case .rope:
+            let r = RopeCell(cell)
+            marker.mark(cell: r.left)
+            marker.mark(cell: r.right)
+        default:
+            traceObject(cell, kind, &marker)
+        }
+    }
+
+    func finalize(_ cell: UnsafeMutableRawPointer) {
+        let kind = header(cell).pointee.kind
+        switch kind {
+        case .string, .rope, .free, .symbol:
+            return
+        default:
+            finalizeObject(cell, kind)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The project's test command: build, unit tests, and the test262 parse-verdict ratchet.
+# Usage: tools/test.sh   (run from anywhere; installs nothing beyond what Swift needs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+TEST262="${TEST262:-$ROOT/../shared/test262}"
+
+echo "== build (release)"
+swift build -c release
+
+echo "== unit tests"
+swift test --parallel
+
+echo "== jsrun --check on the bundled example"
+.build/release/jsrun --check examples/hello.js
+
+if [ -d "$TEST262/test" ]; then
+    echo "== test262 parse verdicts (ratchet: Conformance/parse-expectations.txt)"
+    .build/release/test262-parse --root "$TEST262" --expect Conformance/parse-expectations.txt \
+        --failures "$ROOT/.build/test262-parse-failures.txt"
+else
+    echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
+fi
+echo "== all tests passed"
