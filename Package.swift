@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "JSSyntax", swiftSettings: strict),
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
-        .target(name: "JSRuntime", dependencies: ["JSSyntax", "CSableSupport"], swiftSettings: strict),
+        .target(name: "JSRuntime", dependencies: ["JSSyntax", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),

@@ -115,6 +115,7 @@ extension Parser {
         }
         let oldLabels = labels
         labels = []
+        defer { labels = oldLabels }
         if useStrict { strict = true }
         fn.isStrict = strict
         fn.hasUseStrictDirective = useStrict
@@ -134,7 +135,6 @@ extension Parser {
         }
         try next()
         fn.body = body
-        labels = oldLabels
         strict = oldStrict
     }
 
@@ -392,8 +392,8 @@ extension Parser {
             pushScope(scope, flags: [.classFieldInit, .superProperty], function: fn)
             let oldLabels = labels
             labels = []
+            defer { labels = oldLabels }
             let value = try parseMaybeAssign()
-            labels = oldLabels
             exitScope()
             fn.expressionBody = value
             fn.span = Span(initStart, lastEnd)
@@ -413,6 +413,7 @@ extension Parser {
         pushScope(scope, flags: [.classStaticBlock, .superProperty], function: fn)
         let oldLabels = labels
         labels = []
+        defer { labels = oldLabels }
         let oldYield = yieldPos, oldAwait = awaitPos, oldAwaitIdent = awaitIdentPos
         yieldPos = -1; awaitPos = -1; awaitIdentPos = -1
         var body: [Stmt] = []
@@ -422,7 +423,6 @@ extension Parser {
         }
         try next()
         yieldPos = oldYield; awaitPos = oldAwait; awaitIdentPos = oldAwaitIdent
-        labels = oldLabels
         exitScope()
         fn.body = body
         fn.span = Span(startPos, lastEnd)

@@ -68,14 +68,17 @@ extension Parser {
                 try next()
                 let test = try parseParenExpression()
                 labels.append(Label(name: "", kind: .loop, statementStart: startPos))
+                defer { labels.removeLast() }
                 let body = try parseStatement(context: .other)
-                labels.removeLast()
                 return Stmt(.while(test, body), Span(startPos, lastEnd))
             case .do:
                 try next()
                 labels.append(Label(name: "", kind: .loop, statementStart: startPos))
-                let body = try parseStatement(context: .other)
-                labels.removeLast()
+                let body: Stmt
+                do {
+                    defer { labels.removeLast() }
+                    body = try parseStatement(context: .other)
+                }
                 guard isKeyword(.while) && !lexer.s.containsEscape else { throw unexpected() }
                 try next()
                 let test = try parseParenExpression()
@@ -252,9 +255,9 @@ extension Parser {
         var i = labels.count - 1
         while i >= 0 && labels[i].statementStart == startPos { labels[i].kind = kind; i -= 1 }
         labels.append(Label(name: name, kind: kind, statementStart: start))
+        defer { labels.removeLast() }
         let bodyContext: StatementContext = context == .topLevel || context == .label ? .label : .other
         let body = try parseStatement(context: bodyContext)
-        labels.removeLast()
         return Stmt(.labeled(name, body), Span(startPos, lastEnd))
     }
 
@@ -414,6 +417,7 @@ extension Parser {
         let discriminant = try parseParenExpression()
         try expect(.braceL)
         labels.append(Label(name: "", kind: .switch, statementStart: startPos))
+        defer { labels.removeLast() }
         let scope = enterScope(.block, flags: [])
         var cases: [SwitchCase] = []
         var sawDefault = false
@@ -439,7 +443,6 @@ extension Parser {
         }
         try next()
         exitScope()
-        labels.removeLast()
         return Stmt(.switch(discriminant, cases, scope: scope), Span(startPos, lastEnd))
     }
 

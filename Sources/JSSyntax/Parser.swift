@@ -18,6 +18,23 @@ import Darwin
 func sable_pthread_getattr_np(_ thread: pthread_t, _ attr: UnsafeMutablePointer<pthread_attr_t>) -> Int32
 #endif
 
+/// Per-thread stack bounds, found once per thread.
+enum StackBounds {
+    /// Kept free below the limit for the work done between checks and for unwinding.
+    static let margin: UInt = 256 * 1024
+    nonisolated(unsafe) static var cache: [UInt: (low: UInt, high: UInt)] = [:]
+    static let lock = Mutex()
+}
+
+/// A minimal pthread mutex (JSSyntax has no dependencies).
+final class Mutex: @unchecked Sendable {
+    private var m = pthread_mutex_t()
+    init() { pthread_mutex_init(&m, nil) }
+    deinit { pthread_mutex_destroy(&m) }
+    func lock() { pthread_mutex_lock(&m) }
+    func unlock() { pthread_mutex_unlock(&m) }
+}
+
 /// What would be an error once we know whether a cover grammar is a pattern or an expression.
 struct CoverErrors {
     /// `{a = 1}` (CoverInitializedName): an error unless this becomes a pattern.
@@ -159,20 +176,29 @@ final class Parser {
 
     // MARK: - Stack guard
 
+    /// The lowest usable stack address of the current thread (cached per thread: on the
+    /// main thread glibc reads /proc/self/maps to find it, which is slow and, in a
+    /// locked-down worker, forbidden).
     static func computeStackLimit() -> UInt {
         var here: UInt8 = 0
         let sp = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
         #if canImport(Glibc)
+        let me = pthread_self()
+        StackBounds.lock.lock()
+        defer { StackBounds.lock.unlock() }
+        if let cached = StackBounds.cache[UInt(me)], sp > cached.low && sp <= cached.high {
+            return cached.low + StackBounds.margin
+        }
         var attr = pthread_attr_t()
-        if sable_pthread_getattr_np(pthread_self(), &attr) == 0 {
+        if sable_pthread_getattr_np(me, &attr) == 0 {
             defer { pthread_attr_destroy(&attr) }
             var addr: UnsafeMutableRawPointer? = nil
             var size = 0
             if pthread_attr_getstack(&attr, &addr, &size) == 0, let a = addr {
                 let low = UInt(bitPattern: a)
-                // Keep a margin for the work done between checks and for unwinding.
-                let margin: UInt = 256 * 1024
-                if sp > low + margin { return low + margin }
+                if StackBounds.cache.count > 1024 { StackBounds.cache.removeAll() }
+                StackBounds.cache[UInt(me)] = (low, low + UInt(size))
+                if sp > low + StackBounds.margin { return low + StackBounds.margin }
             }
         }
         #endif
