@@ -1,5 +1,84 @@
 import JSSyntax
 
+/// The `jsrun` command. `main.swift` only calls `JSRun.main`.
 public enum JSRun {
-    public static func main(_ args: [String]) -> Int32 { 0 }
+    public static let version = "0.1.0"
+
+    static let usage = """
+    Usage: jsrun [options] [FILE] [args...]
+
+    Options:
+      --check FILE...   parse only: report syntax errors (file:line:column) and exit
+      --strict          parse as strict-mode code (with --check)
+      --version         print the version
+      -h, --help        print this help
+
+    """
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        var args = Array(arguments.dropFirst())
+        var check = false
+        var strict = false
+        var files: [String] = []
+        while !args.isEmpty {
+            let a = args.removeFirst()
+            switch a {
+            case "--check", "-c": check = true
+            case "--strict": strict = true
+            case "--version", "-v": FileIO.out("jsrun \(version)\n"); return 0
+            case "--help", "-h": FileIO.out(usage); return 0
+            default:
+                if a.hasPrefix("-") && a != "-" {
+                    FileIO.err("jsrun: unknown option '\(a)'\n\(usage)")
+                    return 2
+                }
+                files.append(a)
+                if !check { files.append(contentsOf: args); args.removeAll() }
+            }
+        }
+        if check {
+            if files.isEmpty { FileIO.err("jsrun: --check needs at least one file\n"); return 2 }
+            var status: Int32 = 0
+            for f in files where checkFile(f, strict: strict) != 0 { status = 1 }
+            return status
+        }
+        if files.isEmpty { FileIO.err(usage); return 2 }
+        FileIO.err("jsrun: running scripts needs the runtime (not built yet); use --check\n")
+        return 2
+    }
+
+    /// Parses one file; prints `file:line:column: SyntaxError: message`, the line and a caret.
+    static func checkFile(_ path: String, strict: Bool) -> Int32 {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.readFile(path) } catch {
+            FileIO.err("jsrun: cannot read \(error.message)\n")
+            return 1
+        }
+        let source = SourceFile(name: path, bytes: bytes)
+        do {
+            _ = try parseScript(source, options: ParseOptions(strict: strict))
+            return 0
+        } catch {
+            FileIO.err(formatError(error, source: source))
+            return 1
+        }
+    }
+
+    /// `file:line:column: Kind: message`, then the source line and a caret under the column.
+    public static func formatError(_ error: ParseError, source: SourceFile) -> String {
+        var text = "\(error.description)\n"
+        let line = source.lineText(error.line)
+        if line.unicodeScalars.count <= 500 {
+            text += line + "\n"
+            var caret = ""
+            var col = 1
+            for u in line.unicodeScalars {
+                if col >= error.column { break }
+                caret += u == "\t" ? "\t" : " "
+                col += 1
+            }
+            text += caret + "^\n"
+        }
+        return text
+    }
 }
