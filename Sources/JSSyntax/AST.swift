@@ -31,7 +31,13 @@ public struct JSStringLiteral: Equatable, Hashable, Sendable, CustomStringConver
 public struct Expr: Sendable {
     public var kind: ExprKind
     public var span: Span
-    public init(_ kind: ExprKind, _ span: Span) { self.kind = kind; self.span = span }
+    /// Height of this expression tree (1 for a leaf). The parser bounds it, so that
+    /// every recursive walk over a tree it returned has a known depth.
+    public var depth: UInt32
+    public init(_ kind: ExprKind, _ span: Span) {
+        self.kind = kind; self.span = span
+        self.depth = ASTDepth.of(kind)
+    }
 }
 
 public enum UnaryOp: String, Sendable { case minus = "-", plus = "+", not = "!", bitNot = "~", typeof, void, delete }
@@ -164,7 +170,11 @@ public indirect enum ExprKind: Sendable {
 public struct Pattern: Sendable {
     public var kind: PatternKind
     public var span: Span
-    public init(_ kind: PatternKind, _ span: Span) { self.kind = kind; self.span = span }
+    public var depth: UInt32
+    public init(_ kind: PatternKind, _ span: Span) {
+        self.kind = kind; self.span = span
+        self.depth = ASTDepth.of(kind)
+    }
 }
 
 public struct PatternProperty: Sendable {
@@ -303,6 +313,18 @@ public final class FunctionNode: @unchecked Sendable {
         self.name = name; self.kind = kind; self.isAsync = isAsync; self.isGenerator = isGenerator
         self.span = span; self.scope = scope
     }
+
+    deinit {
+        var b: [Stmt] = []
+        swap(&b, &body)
+        ASTTeardown.drain(consume b)
+        var e: Expr? = nil
+        swap(&e, &expressionBody)
+        ASTTeardown.drain(expr: consume e)
+        var p: [Pattern] = []
+        swap(&p, &params)
+        ASTTeardown.drain(patterns: consume p)
+    }
 }
 
 public enum ClassMember: Sendable {
@@ -324,6 +346,23 @@ public final class ClassNode: @unchecked Sendable {
     public init(name: String?, superClass: Expr?, span: Span, scope: Scope) {
         self.name = name; self.superClass = superClass; self.span = span; self.scope = scope
     }
+
+    deinit {
+        var e: Expr? = nil
+        swap(&e, &superClass)
+        ASTTeardown.drain(expr: consume e)
+        var ms: [ClassMember] = []
+        swap(&ms, &members)
+        var keys: [Stmt] = []
+        for m in ms {
+            switch m {
+            case .method(.computed(let x), _, _, _), .field(.computed(let x), _, _): keys.append(Stmt(.expression(x), x.span))
+            default: break
+            }
+        }
+        ms = []
+        ASTTeardown.drain(consume keys)
+    }
 }
 
 /// A parsed script.
@@ -334,5 +373,11 @@ public final class Program: @unchecked Sendable {
     public var source: SourceFile
     init(body: [Stmt], isStrict: Bool, scope: Scope, source: SourceFile) {
         self.body = body; self.isStrict = isStrict; self.scope = scope; self.source = source
+    }
+
+    deinit {
+        var b: [Stmt] = []
+        swap(&b, &body)
+        ASTTeardown.drain(consume b)
     }
 }

@@ -418,9 +418,10 @@ final class Lexer {
                 try checkAfterNumber()
                 return
             }
-            if c1 >= 0x30 && c1 <= 0x39 || c1 == UInt8(ascii: "_") {
+            let raw1 = base[s.pos + 1]
+            if raw1 >= 0x30 && raw1 <= 0x39 || raw1 == UInt8(ascii: "_") {
                 // Legacy octal (017) or NonOctalDecimalIntegerLiteral (08, 09.5).
-                if c1 == UInt8(ascii: "_") { throw LexError(message: "Numeric separator can not be used after leading 0", offset: s.pos + 1) }
+                if raw1 == UInt8(ascii: "_") { throw LexError(message: "Numeric separator can not be used after leading 0", offset: s.pos + 1) }
                 numberIsLegacyOctal = true
                 var p = s.pos + 1
                 var octal = true

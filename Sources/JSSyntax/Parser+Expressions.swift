@@ -185,6 +185,7 @@ extension Parser {
                     left = Expr(.binary(op, left, right), span)
                 }
             }
+            try checkDepth(left)
         }
         if isBarePrivateName(left) { throw error("Unexpected private name", at: left.span.start) }
         return left
@@ -234,7 +235,7 @@ extension Parser {
         } else if !sawUnary && type == .privateName {
             if noIn || privateNameStack.isEmpty { throw unexpected() }
             let name = lexer.nameValue
-            usePrivateName(name, at: start)
+            try usePrivateName(name, at: start)
             try next()
             guard isKeyword(.in) && !lexer.s.containsEscape else { throw unexpected() }
             // Placeholder right operand, completed in parseExprOp.
@@ -363,6 +364,7 @@ extension Parser {
         while true {
             if chainDepth & 63 == 63 { try checkStack() }
             chainDepth += 1
+            try checkDepth(base)
             let optional = try eat(.questionDot)
             if optional {
                 if noCalls { throw error("Invalid optional chain from new expression", at: lastEnd - 2) }
@@ -379,7 +381,7 @@ extension Parser {
             if dotted {
                 if type == .privateName {
                     let name = lexer.nameValue
-                    usePrivateName(name, at: start)
+                    try usePrivateName(name, at: start)
                     try next()
                     base = Expr(.member(object: base, property: .privateName(name), optional: optional), Span(startPos, lastEnd))
                 } else if type == .name {
@@ -589,6 +591,15 @@ extension Parser {
     }
 
     func noteUsesThis() {}
+
+    /// Bounds the height of expression trees built by loops (operator and member chains),
+    /// which the stack guard does not see.
+    @inline(__always)
+    func checkDepth(_ e: Expr) throws(ParseError) {
+        if e.depth > Parser.maxTreeDepth {
+            throw error("Expression nested too deeply", at: e.span.start, kind: .rangeError)
+        }
+    }
 
     func parseNew() throws(ParseError) -> Expr {
         let startPos = start

@@ -260,8 +260,11 @@ extension Parser {
         return cls
     }
 
-    func usePrivateName(_ name: String, at offset: Int) {
-        privateNameStack.last?.used.append((name, offset))
+    func usePrivateName(_ name: String, at offset: Int) throws(ParseError) {
+        guard let scope = privateNameStack.last else {
+            throw error("Private field '#\(name)' must be declared in an enclosing class", at: offset)
+        }
+        scope.used.append((name, offset))
     }
 
     func isClassElementNameStart() -> Bool {

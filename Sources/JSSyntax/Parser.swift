@@ -87,6 +87,8 @@ final class PrivateNameScope {
 }
 
 final class Parser {
+    /// The deepest expression tree the parser builds (deeper: RangeError).
+    static let maxTreeDepth: UInt32 = 10_000
     let source: SourceFile
     let lexer: Lexer
     let options: ParseOptions
@@ -176,6 +178,15 @@ final class Parser {
         #endif
         // Unknown stack: allow 1 MiB below the current position.
         return sp > 1 << 20 ? sp - (1 << 20) : 0
+    }
+
+    /// The stack guard for walks after parsing (reports the node's position).
+    func checkStack(at offset: Int32) throws(ParseError) {
+        var here: UInt8 = 0
+        let sp = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
+        if sp < stackLimit {
+            throw error("Maximum call stack size exceeded (nesting too deep)", at: offset, kind: .rangeError)
+        }
     }
 
     @inline(__always)
@@ -390,6 +401,7 @@ final class Parser {
             let s = frame.scope
             if treatFunctionsAsVar(frame) {
                 redeclared = s.lexicalNames.contains(name)
+                s.declaredVarNames.append(name)
             } else {
                 redeclared = s.lexicalNames.contains(name) || s.varNames.contains(name)
             }
@@ -408,6 +420,7 @@ final class Parser {
                 s.varNames.insert(name)
                 if !frame.flags.intersection(.var_).isEmpty {
                     s.addBinding(name, kind: kind, offset: offset)
+                    if kind != .parameter { s.declaredVarNames.append(name) }
                     break
                 }
                 i -= 1
@@ -436,9 +449,9 @@ final class Parser {
         while type != .eof {
             body.append(try parseStatement(context: .topLevel))
         }
-        let program = Program(body: body, isStrict: strict, scope: scope, source: source)
+        let program = Program(body: consume body, isStrict: strict, scope: scope, source: source)
         exitScope()
-        ScopeAnalyzer.analyze(program)
+        try ScopeAnalyzer.analyze(program, parser: self)
         return program
     }
 

@@ -1,10 +1,11 @@
-/// Validates a regular-expression literal; returns an error message or nil.
+/// Validates a regular-expression literal (flags and pattern, with the spec's early
+/// errors); returns an error message or nil.
 func regExpLiteralValidator(_ pattern: String, _ flags: String) -> String? {
-    var seen: Set<Character> = []
-    for f in flags {
-        guard "dgimsuvy".contains(f), !seen.contains(f) else { return "Invalid flags" }
-        seen.insert(f)
+    do {
+        let f = try RegExpParser.parseFlags(flags)
+        _ = try RegExpParser.parse(pattern, flags: f)
+        return nil
+    } catch {
+        return error.message
     }
-    if seen.contains("u") && seen.contains("v") { return "Invalid flags" }
-    return nil
 }

@@ -92,12 +92,21 @@ public final class Scope: @unchecked Sendable {
         if let i = bindingIndex[name] {
             // A redeclaration that is allowed (var + var, function + var, ...): keep the
             // stronger kind (a function declaration initializes the var).
-            if kind == .function || kind == .blockFunction { bindings[i].kind = kind }
+            if (kind == .function || kind == .blockFunction) && bindings[i].kind != .parameter { bindings[i].kind = kind }
             return i
         }
         bindingIndex[name] = bindings.count
         bindings.append(Binding(name: name, kind: kind, offset: Int32(truncatingIfNeeded: offset)))
         return bindings.count - 1
+    }
+
+    /// Names declared with `var` (or as top-level functions) in this var scope, in order.
+    var declaredVarNames: [String] = []
+
+    func replaceBindings(_ list: [Binding]) {
+        bindings = list
+        bindingIndex = [:]
+        for (i, b) in list.enumerated() { bindingIndex[b.name] = i }
     }
 
     func markCaptured(_ name: String) {
