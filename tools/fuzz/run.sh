@@ -14,6 +14,8 @@ tools/fuzz/out/ (crash-*, timeout-*, oom-*); the log to tools/fuzz/out/fuzz-*.lo
 
 options:
   --jobs N           run N fuzzing processes in parallel (default 1; the machine is shared)
+  --keep-going       don't stop at the first crash: fork mode (-fork=JOBS -ignore_crashes=1
+                     -ignore_timeouts=1 -ignore_ooms=1) collects every crash it finds
   --max-len N        largest input libFuzzer makes (default 8192; longer seeds are cut)
   --timeout SECS     an input taking longer is a bug (default 10)
   --build-only       build the harness and stop
@@ -32,7 +34,7 @@ USAGE
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 SECONDS_TO_RUN=60 JOBS=1 MAX_LEN=8192 TIMEOUT=10
-BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1
+BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1 KEEP_GOING=0
 T262="$ROOT/../shared/test262" BENCH="$ROOT/../shared/bench"
 EXTRA=()
 while [ $# -gt 0 ]; do
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
         --max-len) MAX_LEN="$2"; shift ;;
         --timeout) TIMEOUT="$2"; shift ;;
         --build-only) BUILD_ONLY=1 ;;
+        --keep-going) KEEP_GOING=1 ;;
         --rebuild) REBUILD=1 ;;
         --reseed) RESEED=1 ;;
         --minimize) MINIMIZE=1 ;;
@@ -118,11 +121,22 @@ fi
 LOG="$OUT/fuzz-$(date +%Y%m%d-%H%M%S).log"
 ARGS=(-max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout="$TIMEOUT"
       -dict="$HERE/js.dict" -artifact_prefix="$OUT/" -print_final_stats=1)
-if [ "$JOBS" -gt 1 ]; then ARGS+=(-jobs="$JOBS" -workers="$JOBS"); fi
+if [ "$KEEP_GOING" = 1 ]; then
+    ARGS+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+elif [ "$JOBS" -gt 1 ]; then
+    ARGS+=(-jobs="$JOBS" -workers="$JOBS")
+fi
 echo "fuzzing for $SECONDS_TO_RUN s (log: $LOG)"
 STATUS=0
+STAMP="$OUT/.run-start"; touch "$STAMP"
 (cd "$OUT" && "$BIN" "${ARGS[@]}" "${EXTRA[@]}" "$CORPUS") >"$LOG" 2>&1 || STATUS=$?
 grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+== ?ERROR|SUMMARY|.*Fatal error|.*in Swift runtime failure|artifact_prefix|Test unit written)' "$LOG" | tail -n 20 || true
+CRASHES=$(find "$OUT" -maxdepth 1 -newer "$STAMP" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | sort)
+if [ -n "$CRASHES" ]; then
+    echo "artifacts from this run:"
+    sed 's/^/  /' <<<"$CRASHES"
+    STATUS=${STATUS/#0/1}
+fi
 if [ "$STATUS" != 0 ]; then
     echo "FAILED (exit $STATUS): see $LOG; reproduce with SWIFT_BACKTRACE=enable=no $BIN $OUT/<crash-file>"
     exit "$STATUS"
