@@ -35,6 +35,7 @@ let usage = """
                           outside this run's PATHS/--filter keep their entries)
       --timeout SECS      give up (exit 1) if one parse takes longer (default 20)
       --threads N         worker threads (default: number of cores)
+      --slowest N         list the N tests that took the most parse CPU time
       --verbose           print every failing run, and every newly passing test
       -h, --help          show this message
 
@@ -52,6 +53,7 @@ struct Options {
     var verbose = false
     var timeout: Double = 20
     var threads = ProcessInfo.processInfo.activeProcessorCount
+    var slowest = 0
     var paths: [String] = []
 }
 
@@ -84,6 +86,9 @@ func parseArguments(_ args: [String]) -> Options {
         case "--threads":
             guard let n = Int(value(a)), n > 0 else { fail("--threads needs a positive integer") }
             o.threads = n
+        case "--slowest":
+            guard let n = Int(value(a)), n >= 0 else { fail("--slowest needs a non-negative integer") }
+            o.slowest = n
         case "--": o.paths += args[(i + 1)...]; i = args.count; continue
         default:
             if a.hasPrefix("-") { fail("unknown option \(a) (see --help)") }
@@ -330,6 +335,8 @@ struct Outcome {
     var failures: [RunFailure] = []
     var bytes = 0
     var note: String? = nil
+    /// Thread CPU time spent in parseScript, all runs together.
+    var parseSeconds = 0.0
 }
 
 func readFile(_ path: String) -> [UInt8]? {
@@ -351,6 +358,13 @@ func readFile(_ path: String) -> [UInt8]? {
     return buf
 }
 
+/// CPU time of the calling thread, in seconds.
+func threadCPU() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
 func describe(_ e: ParseError) -> String {
     "\(e.kind.rawValue): \(e.message) (\(e.line):\(e.column))"
 }
@@ -369,14 +383,17 @@ func runTest(index: Int, path: String, slot: UnsafeMutablePointer<Int>) -> Outco
     let negType = meta.negativeType ?? "SyntaxError"
     let source = SourceFile(name: path, bytes: bytes)
     var failures: [RunFailure] = []
+    var parseSeconds = 0.0
     for mode in modes {
         slot.pointee = index * 2 + mode.rawValue
+        let t0 = threadCPU()
         let result: Result<Program, ParseError>
         do throws(ParseError) {
             result = .success(try parseScript(source, options: ParseOptions(strict: mode == .strict)))
         } catch {
             result = .failure(error)
         }
+        parseSeconds += threadCPU() - t0
         slot.pointee = -1
         switch (result, expectError) {
         case (.success, false): break
@@ -389,7 +406,8 @@ func runTest(index: Int, path: String, slot: UnsafeMutablePointer<Int>) -> Outco
             failures.append(RunFailure(mode: mode, expected: phase == nil ? "parses" : "parses (\(phase!)-phase \(negType))", actual: describe(e)))
         }
     }
-    return Outcome(status: failures.isEmpty ? .pass : .fail, failures: failures, bytes: bytes.count)
+    return Outcome(status: failures.isEmpty ? .pass : .fail, failures: failures, bytes: bytes.count,
+                   parseSeconds: parseSeconds)
 }
 
 // MARK: - Crash attribution
@@ -562,7 +580,7 @@ runAll(work, threads: min(opts.threads, selected.count), timeout: opts.timeout, 
 let parseWall = Date().timeIntervalSince(parseStart)
 
 // Tally.
-var pass = 0, failCount = 0, skip = 0, failedRuns = 0, bytes = 0
+var pass = 0, failCount = 0, skip = 0, failedRuns = 0, bytes = 0, parseCPU = 0.0
 struct DirStats { var pass = 0, fail = 0, skip = 0 }
 var dirs: [String: DirStats] = [:]
 var passing: [String] = []
@@ -570,6 +588,7 @@ var failureLines: [String] = []
 for (i, rel) in selected.enumerated() {
     let o = work.outcomes[i]!
     bytes += o.bytes
+    parseCPU += o.parseSeconds
     let dir = topDirectory(rel)
     switch o.status {
     case .pass: pass += 1; dirs[dir, default: DirStats()].pass += 1; passing.append(rel)
@@ -597,6 +616,15 @@ for (d, s) in dirs.sorted(by: { $0.value.fail != $1.value.fail ? $0.value.fail >
           + pad(s.pass, 8) + pad(s.fail, 8) + pad(s.skip, 8) + pad(percent(s.pass, s.pass + s.fail), 10))
 }
 
+let slowestCount = opts.slowest > 0 ? opts.slowest : (opts.verbose ? 10 : 0)
+if slowestCount > 0 {
+    print("\nslowest tests (parse CPU, all runs):")
+    let order = (0..<selected.count).sorted { work.outcomes[$0]!.parseSeconds > work.outcomes[$1]!.parseSeconds }
+    for i in order.prefix(slowestCount) {
+        print("  " + pad(String(format: "%.1f ms", work.outcomes[i]!.parseSeconds * 1e3), 10) + "  " + selected[i])
+    }
+}
+
 let wall = Date().timeIntervalSince(startWall)
 let cpu = cpuSeconds() - startCPU
 print("""
@@ -605,7 +633,7 @@ print("""
     \(percent(pass, pass + failCount)) correct
     time: \(String(format: "%.2f", wall)) s wall (\(String(format: "%.2f", parseWall)) s reading+parsing \
     \(String(format: "%.2f", Double(bytes) / 1e6)) MB on \(min(opts.threads, selected.count)) threads), \
-    \(String(format: "%.2f", cpu)) s CPU
+    \(String(format: "%.2f", cpu)) s CPU (\(String(format: "%.2f", parseCPU)) s in parseScript)
     """)
 
 if let ff = opts.failuresFile {
