@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "JSSyntax", targets: ["JSSyntax"]),
         .executable(name: "jsrun", targets: ["jsrun"]),
         .executable(name: "test262-parse", targets: ["Test262Parse"]),
+        .executable(name: "parse-bench", targets: ["ParseBench"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -24,6 +25,9 @@ let package = Package(
         // Conformance: test262 parse-phase verdicts.
         .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax"],
                           path: "Conformance/Test262Parse", swiftSettings: strict),
+        // Tools: parser throughput benchmark (tools/parse-bench.sh drives it).
+        .executableTarget(name: "ParseBench", dependencies: ["JSSyntax"],
+                          path: "tools/ParseBench", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
     ]

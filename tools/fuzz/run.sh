@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer parser harness and fuzzes it for a number of seconds.
+set -euo pipefail
+
+usage() {
+    cat <<'USAGE'
+usage: tools/fuzz/run.sh [options] [SECONDS] [-- LIBFUZZER_ARGS...]
+
+Builds tools/fuzz/fuzz-parser (swiftc -sanitize=fuzzer,address, the JSSyntax sources
+plus tools/fuzz/FuzzParser.swift; rebuilt only when a source is newer), seeds
+tools/fuzz/corpus from test262 and the bench scripts if it is empty, and runs libFuzzer
+for SECONDS (default 60) with the dictionary tools/fuzz/js.dict. Crashes are written to
+tools/fuzz/out/ (crash-*, timeout-*, oom-*); the log to tools/fuzz/out/fuzz-*.log.
+
+options:
+  --jobs N           run N fuzzing processes in parallel (default 1; the machine is shared)
+  --keep-going       don't stop at the first crash: fork mode (-fork=JOBS -ignore_crashes=1
+                     -ignore_timeouts=1 -ignore_ooms=1) collects every crash it finds
+  --max-len N        largest input libFuzzer makes (default 8192; longer seeds are cut)
+  --timeout SECS     an input taking longer is a bug (default 10)
+  --build-only       build the harness and stop
+  --rebuild          build even if the binary is up to date
+  --reseed           empty the corpus and seed it again
+  --minimize         merge the corpus down to the inputs that add coverage, then stop
+  --no-invariants    build without the harness's ParseError/Program invariant checks
+  --test262 DIR      test262 checkout for seeds (default ../shared/test262)
+  --bench DIR        bench scripts for seeds (default ../shared/bench)
+  -h, --help         show this message
+
+reproduce a crash:  SWIFT_BACKTRACE=enable=no tools/fuzz/fuzz-parser tools/fuzz/out/crash-<hash>
+USAGE
+}
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+SECONDS_TO_RUN=60 JOBS=1 MAX_LEN=8192 TIMEOUT=10
+BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1 KEEP_GOING=0
+T262="$ROOT/../shared/test262" BENCH="$ROOT/../shared/bench"
+EXTRA=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        --jobs) JOBS="$2"; shift ;;
+        --max-len) MAX_LEN="$2"; shift ;;
+        --timeout) TIMEOUT="$2"; shift ;;
+        --build-only) BUILD_ONLY=1 ;;
+        --keep-going) KEEP_GOING=1 ;;
+        --rebuild) REBUILD=1 ;;
+        --reseed) RESEED=1 ;;
+        --minimize) MINIMIZE=1 ;;
+        --no-invariants) INVARIANTS=0; REBUILD=1 ;;
+        --test262) T262="$2"; shift ;;
+        --bench) BENCH="$2"; shift ;;
+        --) shift; EXTRA=("$@"); break ;;
+        [0-9]*) SECONDS_TO_RUN="$1" ;;
+        *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ -d "$T262/test" ] || T262=/work/shared/test262
+[ -d "$BENCH/awfy" ] || BENCH=/work/shared/bench
+
+BIN="$HERE/fuzz-parser"
+CORPUS="$HERE/corpus"
+OUT="$HERE/out"
+mkdir -p "$OUT" "$CORPUS"
+
+# --- build ---------------------------------------------------------------------------
+mapfile -t SOURCES < <(find "$ROOT/Sources/JSSyntax" -name '*.swift' | sort)
+SOURCES+=("$HERE/FuzzParser.swift")
+NEEDS_BUILD=$REBUILD
+if [ ! -x "$BIN" ]; then NEEDS_BUILD=1; fi
+for s in "${SOURCES[@]}"; do [ "$s" -nt "$BIN" ] && NEEDS_BUILD=1; done
+if [ "$NEEDS_BUILD" = 1 ]; then
+    FLAGS=()
+    [ "$INVARIANTS" = 1 ] || FLAGS+=(-D FUZZ_NO_INVARIANTS)
+    echo "building $BIN (${#SOURCES[@]} sources)..."
+    BUILD_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-build.XXXXXX")"
+    trap 'rm -rf "$BUILD_DIR"' EXIT
+    # -O keeps bounds and overflow checks; -g gives symbolized stack traces.
+    (cd "$BUILD_DIR" && swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
+        -module-name JSSyntax "${FLAGS[@]}" "${SOURCES[@]}" -o "$BIN.tmp")
+    mv "$BIN.tmp" "$BIN"
+fi
+[ "$BUILD_ONLY" = 1 ] && { echo "built $BIN"; exit 0; }
+
+# --- corpus --------------------------------------------------------------------------
+if [ "$RESEED" = 1 ]; then find "$CORPUS" -mindepth 1 -delete; fi
+if [ -z "$(find "$CORPUS" -mindepth 1 -print -quit)" ]; then
+    echo "seeding $CORPUS from $T262/test and $BENCH..."
+    # One tar pipe instead of 30,000 cp processes; paths flattened to t262__dir__file.js.
+    (cd "$T262/test" && find . -name '*.js' ! -name '*_FIXTURE*' -print0 | tar --null -T - -cf -) \
+        | tar -C "$CORPUS" -xf - --transform 's,^\./,,' --transform 's,^,t262__,' --transform 's,/,__,g'
+    for f in "$BENCH"/*/*.js; do
+        d="$(basename "$(dirname "$f")")"
+        cp "$f" "$CORPUS/bench__${d}__$(basename "$f")"
+    done
+    echo "seeded $(find "$CORPUS" -type f | wc -l) files"
+fi
+
+# Deep nesting must reach the parser's own limit (a RangeError), not the end of the
+# stack, even with ASan's larger frames: give the main thread a big stack.
+ulimit -s 1048576 2>/dev/null || ulimit -s unlimited 2>/dev/null || true
+
+if [ "$MINIMIZE" = 1 ]; then
+    NEW="$HERE/corpus.min"
+    rm -rf "$NEW"; mkdir -p "$NEW"
+    "$BIN" -merge=1 -max_len="$MAX_LEN" -timeout="$TIMEOUT" "$NEW" "$CORPUS" 2>&1 | tail -n 3
+    rm -rf "$CORPUS"; mv "$NEW" "$CORPUS"
+    echo "corpus: $(find "$CORPUS" -type f | wc -l) files"
+    exit 0
+fi
+
+# --- fuzz ----------------------------------------------------------------------------
+# Swift's own crash backtracer and ASan's deadly-signal handler fight (the backtracer's
+# memory reads become a bogus ASan report): let libFuzzer/ASan report crashes alone.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && SYM="$(dirname "$(command -v swiftc)")/llvm-symbolizer" && [ -x "$SYM" ]; then
+    export ASAN_SYMBOLIZER_PATH="$SYM"
+fi
+LOG="$OUT/fuzz-$(date +%Y%m%d-%H%M%S).log"
+ARGS=(-max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout="$TIMEOUT"
+      -dict="$HERE/js.dict" -artifact_prefix="$OUT/" -print_final_stats=1)
+if [ "$KEEP_GOING" = 1 ]; then
+    ARGS+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+elif [ "$JOBS" -gt 1 ]; then
+    ARGS+=(-jobs="$JOBS" -workers="$JOBS")
+fi
+echo "fuzzing for $SECONDS_TO_RUN s (log: $LOG)"
+STATUS=0
+STAMP="$OUT/.run-start"; touch "$STAMP"
+(cd "$OUT" && "$BIN" "${ARGS[@]}" "${EXTRA[@]}" "$CORPUS") >"$LOG" 2>&1 || STATUS=$?
+grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+== ?ERROR|SUMMARY|.*Fatal error|.*in Swift runtime failure|artifact_prefix|Test unit written)' "$LOG" | tail -n 20 || true
+CRASHES=$(find "$OUT" -maxdepth 1 -newer "$STAMP" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | sort)
+if [ -n "$CRASHES" ]; then
+    echo "artifacts from this run:"
+    sed 's/^/  /' <<<"$CRASHES"
+    STATUS=${STATUS/#0/1}
+fi
+if [ "$STATUS" != 0 ]; then
+    echo "FAILED (exit $STATUS): see $LOG; reproduce with SWIFT_BACKTRACE=enable=no $BIN $OUT/<crash-file>"
+    exit "$STATUS"
+fi
+echo "no crashes"
