@@ -16,8 +16,8 @@ echo "== jsrun --check on the bundled example"
 .build/release/jsrun --check examples/hello.js
 
 if [ -d "$TEST262/test" ]; then
-    echo "== test262 parse verdicts (ratchet: Conformance/parse-expectations.txt)"
-    .build/release/test262-parse --root "$TEST262" --expect Conformance/parse-expectations.txt \
+    echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"
+    .build/release/test262-parse --root "$TEST262" --expect Conformance/test262-parse.expect \
         --failures "$ROOT/.build/test262-parse-failures.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
