@@ -51,7 +51,8 @@ public final class Scope: @unchecked Sendable {
     private var bindingIndex: [String: Int] = [:]
     /// Nested scopes in source order.
     public internal(set) var children: [Scope] = []
-    public internal(set) weak var parent: Scope?
+    /// The enclosing scope (valid while the tree that owns both is alive).
+    public internal(set) unowned(unsafe) var parent: Scope?
     /// A direct `eval` may run in this scope (so every binding visible here may be used).
     public internal(set) var containsDirectEval: Bool = false
     /// Free names referenced in this scope or below that resolve to no binding up to

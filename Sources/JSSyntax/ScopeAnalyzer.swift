@@ -53,28 +53,29 @@ final class ScopeAnalyzer {
     func pop() { frames.removeLast() }
 
     func reference(_ name: String) {
-        let top = frames[frames.count - 1]
-        let here = top.function
-        var i = frames.count - 1
-        while i >= 0 {
-            let f = frames[i]
-            if f.scope.binding(named: name) != nil {
-                if f.function !== here || top.inWith { f.scope.markCaptured(name) }
-                return
-            }
-            // `arguments` resolves to the nearest non-arrow function's arguments object.
-            if name == "arguments", let fn = f.function, f.scope === fn.scope, fn.kind != .arrow {
-                fn.usesArguments = true
-                var j = frames.count - 1
-                while j > i {
-                    if let g = frames[j].function, g.kind == .arrow { g.usesArguments = true }
-                    j -= 1
+        let found: Bool = frames.withUnsafeBufferPointer { fs in
+            let top = fs[fs.count - 1]
+            var i = fs.count - 1
+            while i >= 0 {
+                if fs[i].scope.binding(named: name) != nil {
+                    if fs[i].function !== top.function || top.inWith { fs[i].scope.markCaptured(name) }
+                    return true
                 }
-                return
+                // `arguments` resolves to the nearest non-arrow function's arguments object.
+                if name == "arguments", let fn = fs[i].function, fs[i].scope === fn.scope, fn.kind != .arrow {
+                    fn.usesArguments = true
+                    var j = fs.count - 1
+                    while j > i {
+                        if let g = fs[j].function, g.kind == .arrow { g.usesArguments = true }
+                        j -= 1
+                    }
+                    return true
+                }
+                i -= 1
             }
-            i -= 1
+            return false
         }
-        if !globals.contains(name) {
+        if !found && !globals.contains(name) {
             globals.insert(name)
             globalOrder.append(name)
         }
