@@ -16,9 +16,12 @@ let package = Package(
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
         .target(name: "JSSyntax", swiftSettings: strict),
+        // Layer: bytecode. The opcode table, code blocks, disassembler; AST -> bytecode.
+        .target(name: "JSBytecode", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .target(name: "JSBytecompiler", dependencies: ["JSSyntax", "JSBytecode"], swiftSettings: strict),
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
-        .target(name: "JSRuntime", dependencies: ["JSSyntax", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: strict),
+        .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),

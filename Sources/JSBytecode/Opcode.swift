@@ -1,0 +1,173 @@
+// The opcode table: one row per opcode (its operands), the single source of truth for
+// the encoder, the disassembler, the interpreter's decoding and (later) the JIT.
+//
+// Encoding: an instruction is a sequence of 32-bit words, the opcode followed by its
+// operands. Register operands index the frame's registers (parameters first, then
+// locals and temporaries). Jump operands are relative to the instruction's start.
+
+public enum OperandKind: Sendable {
+    /// A register.
+    case reg
+    /// A signed 32-bit immediate.
+    case imm
+    /// An index into the code block's constant pool.
+    case const
+    /// An index into the atom (property name) table.
+    case atom
+    /// A relative jump offset.
+    case jump
+    /// An inline-cache / profiling slot index.
+    case ic
+}
+
+public enum Opcode: UInt8, CaseIterable, Sendable {
+    // Moves and constants
+    case mov, loadConst, loadInt, loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty
+    case loadThis, loadNewTarget, loadCallee
+    // Arithmetic and logic: dst, a, b
+    case add, sub, mul, div, mod, exp, bitAnd, bitOr, bitXor, shl, sar, shr
+    // Comparison: dst, a, b
+    case eq, ne, strictEq, strictNe, lt, le, gt, ge, instanceOf, `in`
+    // Unary: dst, a
+    case neg, plus, not, bitNot, typeOf, toNumeric, toPropertyKey, inc, dec, toString, toObject
+    // Control flow
+    case jmp, jumpIfTrue, jumpIfFalse, jumpIfNullish, jumpIfNotNullish, jumpIfUndefined, jumpIfNotUndefined
+    case jumpIfLess, jumpIfNotLess, jumpIfLessEq, jumpIfNotLessEq
+    case jumpIfGreater, jumpIfNotGreater, jumpIfGreaterEq, jumpIfNotGreaterEq
+    case loopHint
+    // Variables
+    case getGlobal, setGlobal, setGlobalStrict, typeOfGlobal, declareGlobalVar, declareGlobalFunction, declareGlobalLexical
+    case initGlobalLexical
+    case getScope, setScope, initScope, checkTDZ, getScopeChecked, setScopeChecked
+    case pushScope, popScope, copyScope
+    case throwConstAssign
+    // Properties
+    case getProp, setProp, setPropStrict, getElem, setElem, setElemStrict
+    case deleteProp, deleteElem, defineField, defineGetter, defineSetter, defineMethod
+    case getSuper, setSuper, getSuperElem, setSuperElem
+    case getPrivate, setPrivate, hasPrivate, definePrivate
+    // Objects
+    case newObject, newArray, arrayPush, arraySpread, copyDataProperties, setPrototypeOf, newRegExp
+    case newClosure, newClass, newTemplateObject
+    // Calls
+    case call, callMethod, construct, callSpread, constructSpread, superCall, superCallSpread, callEval
+    case ret
+    // Exceptions
+    case `throw`, throwTypeError, throwReferenceError, loadException
+    // Iteration
+    case getIterator, getAsyncIterator, iteratorNext, iteratorClose, iteratorValue, iteratorDone
+    case forInPrepare, forInNext
+    // Generators and async
+    case generatorStart, yield, yieldDelegate, await, asyncReturn
+    // Arguments and rest
+    case createArguments, createMappedArguments, createRest
+    // Misc
+    case debugger, nop
+
+    /// The operands of each opcode, in order.
+    public var operands: [OperandKind] {
+        switch self {
+        case .mov: return [.reg, .reg]
+        case .loadConst: return [.reg, .const]
+        case .loadInt: return [.reg, .imm]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee:
+            return [.reg]
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr,
+             .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in:
+            return [.reg, .reg, .reg]
+        case .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject:
+            return [.reg, .reg]
+        case .jmp: return [.jump]
+        case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined:
+            return [.reg, .jump]
+        case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
+             .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
+            return [.reg, .reg, .jump]
+        case .loopHint: return [.ic]
+        case .getGlobal: return [.reg, .atom, .ic]
+        case .setGlobal, .setGlobalStrict: return [.atom, .reg, .ic]
+        case .typeOfGlobal: return [.reg, .atom]
+        case .declareGlobalVar, .declareGlobalLexical: return [.atom, .imm]
+        case .declareGlobalFunction: return [.atom, .reg]
+        case .initGlobalLexical: return [.atom, .reg]
+        // getScope dst, depth, slot (checked: TDZ error naming the atom)
+        case .getScope: return [.reg, .imm, .imm]
+        case .getScopeChecked: return [.reg, .imm, .imm, .atom]
+        // setScope depth, slot, src
+        case .setScope, .initScope: return [.imm, .imm, .reg]
+        case .setScopeChecked: return [.imm, .imm, .reg, .atom]
+        case .checkTDZ: return [.reg, .atom]
+        // pushScope slotCount, layout constant
+        case .pushScope: return [.imm, .const]
+        case .popScope, .copyScope: return []
+        case .throwConstAssign: return [.atom]
+        case .getProp: return [.reg, .reg, .atom, .ic]
+        case .setProp, .setPropStrict: return [.reg, .atom, .reg, .ic]
+        case .getElem: return [.reg, .reg, .reg, .ic]
+        case .setElem, .setElemStrict: return [.reg, .reg, .reg, .ic]
+        case .deleteProp: return [.reg, .reg, .atom, .imm]
+        case .deleteElem: return [.reg, .reg, .reg, .imm]
+        // defineField object, key register, value (enumerable data property)
+        case .defineField: return [.reg, .reg, .reg]
+        // defineGetter/defineSetter/defineMethod object, key register, function, enumerable flag
+        case .defineGetter, .defineSetter, .defineMethod: return [.reg, .reg, .reg, .imm]
+        case .getSuper: return [.reg, .atom]
+        case .setSuper: return [.atom, .reg]
+        case .getSuperElem: return [.reg, .reg]
+        case .setSuperElem: return [.reg, .reg]
+        case .getPrivate: return [.reg, .reg, .reg]
+        case .setPrivate: return [.reg, .reg, .reg]
+        case .hasPrivate: return [.reg, .reg, .reg]
+        case .definePrivate: return [.reg, .reg, .reg]
+        case .newObject: return [.reg]
+        // newArray dst, first register, count
+        case .newArray: return [.reg, .reg, .imm]
+        case .arrayPush, .arraySpread: return [.reg, .reg]
+        // copyDataProperties target, source, excluded-keys start register, count
+        case .copyDataProperties: return [.reg, .reg, .reg, .imm]
+        case .setPrototypeOf: return [.reg, .reg]
+        case .newRegExp: return [.reg, .const, .const]
+        case .newClosure: return [.reg, .const]
+        // newClass dst, constructor function constant, heritage register (or -1)
+        case .newClass: return [.reg, .const, .reg]
+        case .newTemplateObject: return [.reg, .const]
+        // call dst, callee, this, first argument register, count
+        case .call, .callMethod, .callEval: return [.reg, .reg, .reg, .reg, .imm]
+        // construct dst, callee, first argument register, count, new.target
+        case .construct: return [.reg, .reg, .reg, .imm, .reg]
+        // spread calls take an array of arguments
+        case .callSpread: return [.reg, .reg, .reg, .reg]
+        case .constructSpread: return [.reg, .reg, .reg, .reg]
+        case .superCall: return [.reg, .reg, .imm]
+        case .superCallSpread: return [.reg, .reg]
+        case .ret: return [.reg]
+        case .throw: return [.reg]
+        case .throwTypeError, .throwReferenceError: return [.const]
+        case .loadException: return [.reg]
+        case .getIterator, .getAsyncIterator: return [.reg, .reg]
+        // iteratorNext result, iterator record register
+        case .iteratorNext: return [.reg, .reg]
+        case .iteratorClose: return [.reg]
+        case .iteratorValue, .iteratorDone: return [.reg, .reg]
+        case .forInPrepare: return [.reg, .reg]
+        // forInNext dst, iterator, exit jump
+        case .forInNext: return [.reg, .reg, .jump]
+        case .generatorStart: return []
+        case .yield: return [.reg, .reg]
+        case .yieldDelegate: return [.reg, .reg]
+        case .await: return [.reg, .reg]
+        case .asyncReturn: return [.reg]
+        case .createArguments, .createMappedArguments: return [.reg]
+        case .createRest: return [.reg, .imm]
+        case .debugger, .nop: return []
+        }
+    }
+
+    /// Instruction length in words (opcode included).
+    public var length: Int { operands.count + 1 }
+
+    /// Lengths indexed by raw value (for fast decoding).
+    public static let lengths: [Int] = Opcode.allCases.map { $0.length }
+
+    public var name: String { String(describing: self) }
+}

@@ -1,0 +1,697 @@
+// Expressions, names and assignment targets.
+
+import JSSyntax
+import JSBytecode
+
+extension FunctionCompiler {
+    // MARK: - Names
+
+    /// A register holding the name's value (the binding's own register when it has one).
+    func loadName(_ name: String, offset: Int32, into dst: Int? = nil) throws(CompileError) -> Int {
+        guard let info = resolve(name) else {
+            let r = dst ?? temp()
+            emit(.getGlobal, r, atom(name), newIC())
+            return r
+        }
+        switch info.location {
+        case .register(let reg):
+            if !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if let d = dst, d != reg { emit(.mov, d, reg); return d }
+            return reg
+        case .environment(let hops, let slot):
+            let r = dst ?? temp()
+            let checked = !(info.kind != .let && info.kind != .const && info.kind != .class)
+                && !(hops == 0 && isInitialized(name, info))
+            if checked { emit(.getScopeChecked, r, hops, slot, atom(name)) } else { emit(.getScope, r, hops, slot) }
+            return r
+        case .global:
+            let r = dst ?? temp()
+            emit(.getGlobal, r, atom(name), newIC())
+            return r
+        }
+    }
+
+    /// Stores `value` into a name. `initialize` is a declaration's initialization (no TDZ
+    /// or const check).
+    func storeName(_ name: String, _ value: Int, initialize: Bool, offset: Int32) throws(CompileError) {
+        guard let info = resolve(name) else {
+            emit(code.isStrict ? .setGlobalStrict : .setGlobal, atom(name), value, newIC())
+            return
+        }
+        if !initialize && info.kind == .const {
+            if case .register(let reg) = info.location, !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if case .environment(let hops, let slot) = info.location { let t = temp(); emit(.getScopeChecked, t, hops, slot, atom(name)) }
+            emit(.throwConstAssign, atom(name))
+            return
+        }
+        if !initialize && info.kind == .functionName {
+            if code.isStrict { emit(.throwConstAssign, atom(name)) }
+            return
+        }
+        switch info.location {
+        case .register(let reg):
+            if !initialize && !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if reg != value { emit(.mov, reg, value) }
+        case .environment(let hops, let slot):
+            let needsCheck = !initialize && (info.kind == .let || info.kind == .class) && !(hops == 0 && isInitialized(name, info))
+            if needsCheck { emit(.setScopeChecked, hops, slot, value, atom(name)) }
+            else { emit(initialize ? .initScope : .setScope, hops, slot, value) }
+        case .global:
+            if initialize && (info.kind == .let || info.kind == .const || info.kind == .class) {
+                emit(.initGlobalLexical, atom(name), value)
+            } else {
+                emit(code.isStrict ? .setGlobalStrict : .setGlobal, atom(name), value, newIC())
+            }
+        }
+        if initialize { markInitialized(name) }
+    }
+
+    /// Annex B.3.3: assigns a block function's value to the function-level var binding.
+    func storeVarBinding(_ name: String, _ value: Int, offset: Int32) throws(CompileError) {
+        var hops = 0
+        for cs in scopes.reversed() {
+            if let s = cs.scope, s.isVarScope, let info = cs.names[name] {
+                switch info.location {
+                case .register(let r): emit(.mov, r, value)
+                case .environment(_, let slot): emit(.setScope, hops, slot, value)
+                case .global: emit(.setGlobal, atom(name), value, newIC())
+                }
+                return
+            }
+            if cs.hasEnvironment { hops += 1 }
+        }
+    }
+
+    // MARK: - Operands
+
+    /// Compiles two operands in order. A left operand that is a binding's own register is
+    /// copied first if the right one could change it.
+    func operands(_ a: Expr, _ b: Expr) throws(CompileError) -> (Int, Int) {
+        var ra = try expression(a, into: nil)
+        if bindingRegisters.contains(ra), !isSideEffectFree(b) {
+            let t = temp()
+            emit(.mov, t, ra)
+            ra = t
+        }
+        let rb = try expression(b, into: nil)
+        return (ra, rb)
+    }
+
+    func isSideEffectFree(_ e: Expr) -> Bool {
+        switch e.kind {
+        case .identifier, .this, .null, .boolean, .number, .string, .bigint: return true
+        case .parenthesized(let x): return isSideEffectFree(x)
+        default: return false
+        }
+    }
+
+    // MARK: - Expressions
+
+    @discardableResult
+    func expression(_ e: Expr, into dst: Int?, inferredName: String? = nil) throws(CompileError) -> Int {
+        switch e.kind {
+        case .identifier(let name):
+            if name == "undefined" && resolve(name) == nil {
+                let r = dst ?? temp()
+                emit(.loadUndefined, r)
+                return r
+            }
+            return try loadName(name, offset: e.span.start, into: dst)
+        case .this:
+            let r = dst ?? temp()
+            emit(.loadThis, r)
+            return r
+        case .null:
+            let r = dst ?? temp(); emit(.loadNull, r); return r
+        case .boolean(let b):
+            let r = dst ?? temp(); emit(b ? .loadTrue : .loadFalse, r); return r
+        case .number(let d):
+            let r = dst ?? temp()
+            if d == d.rounded(.towardZero), abs(d) <= 2147483647, !(d == 0 && d.sign == .minus) {
+                emit(.loadInt, r, Int(d))
+            } else {
+                emit(.loadConst, r, numberConstant(d))
+            }
+            return r
+        case .string(let s):
+            let r = dst ?? temp()
+            emit(.loadConst, r, stringConstant(s.utf16))
+            return r
+        case .bigint(let digits):
+            throw error("BigInt \(digits)n is not supported by the interpreter yet", e.span.start)
+        case .regexp(let pattern, let flags):
+            let r = dst ?? temp()
+            emit(.newRegExp, r, constant(.string(Array(pattern.utf16))), constant(.string(Array(flags.utf16))))
+            return r
+        case .template(let t):
+            return try templateLiteral(t, into: dst)
+        case .parenthesized(let inner):
+            return try expression(inner, into: dst, inferredName: inferredName)
+        case .sequence(let list):
+            for x in list.dropLast() {
+                let m = nextRegister
+                _ = try expression(x, into: nil)
+                nextRegister = m
+            }
+            return try expression(list.last!, into: dst)
+        case .array(let elements):
+            return try arrayLiteral(elements, into: dst)
+        case .object(let members):
+            return try objectLiteral(members, into: dst)
+        case .function(let fn), .arrow(let fn):
+            let inner = try compileFunction(fn)
+            if inner.name.isEmpty, let n = inferredName { inner.name = n }
+            let r = dst ?? temp()
+            emit(.newClosure, r, constant(.function(inner)))
+            return r
+        case .class(let c):
+            let r = try classExpression(c, inferredName: inferredName)
+            if let d = dst, d != r { emit(.mov, d, r); return d }
+            return r
+        case .unary(let op, let x):
+            return try unary(op, x, e, into: dst)
+        case .update(let op, let prefix, let target):
+            return try update(op, prefix: prefix, target, into: dst)
+        case .binary(let op, let a, let b):
+            let m = nextRegister
+            let (ra, rb) = try operands(a, b)
+            nextRegister = m
+            let r = dst ?? temp()
+            emit(binaryOpcode(op), r, ra, rb)
+            return r
+        case .logical(let op, let a, let b):
+            let r = dst ?? temp()
+            _ = try expression(a, into: r)
+            let skip: Int
+            switch op {
+            case .and: skip = emitJump(.jumpIfFalse, r)
+            case .or: skip = emitJump(.jumpIfTrue, r)
+            case .coalesce: skip = emitJump(.jumpIfNotNullish, r)
+            }
+            _ = try expression(b, into: r)
+            patch(skip)
+            return r
+        case .conditional(let test, let a, let b):
+            let r = dst ?? temp()
+            let j = try jumpIfFalse(test)
+            _ = try expression(a, into: r)
+            let over = emitJump(.jmp)
+            patch(j)
+            _ = try expression(b, into: r)
+            patch(over)
+            return r
+        case .assign(let op, let target, let value):
+            return try assignment(op, target, value, into: dst, span: e.span)
+        case .member, .optionalChain:
+            return try memberOrChain(e, into: dst)
+        case .call, .new:
+            return try call(e, into: dst)
+        case .newTarget:
+            let r = dst ?? temp(); emit(.loadNewTarget, r); return r
+        case .taggedTemplate, .superCall, .superMember, .yield, .await, .privateIn:
+            throw error("this expression is not supported by the interpreter yet", e.span.start)
+        }
+    }
+
+    func binaryOpcode(_ op: BinaryOp) -> Opcode {
+        switch op {
+        case .add: return .add
+        case .sub: return .sub
+        case .mul: return .mul
+        case .div: return .div
+        case .mod: return .mod
+        case .exp: return .exp
+        case .bitAnd: return .bitAnd
+        case .bitOr: return .bitOr
+        case .bitXor: return .bitXor
+        case .shl: return .shl
+        case .sar: return .sar
+        case .shr: return .shr
+        case .eq: return .eq
+        case .ne: return .ne
+        case .strictEq: return .strictEq
+        case .strictNe: return .strictNe
+        case .lt: return .lt
+        case .le: return .le
+        case .gt: return .gt
+        case .ge: return .ge
+        case .instanceof: return .instanceOf
+        case .in: return .in
+        }
+    }
+
+    func templateLiteral(_ t: TemplateLiteral, into dst: Int?) throws(CompileError) -> Int {
+        let r = dst ?? temp()
+        let m = nextRegister
+        emit(.loadConst, r, stringConstant(t.cooked[0]?.utf16 ?? []))
+        for (i, x) in t.expressions.enumerated() {
+            let v = try expression(x, into: nil)
+            let s = temp()
+            emit(.toString, s, v)
+            emit(.add, r, r, s)
+            let tail = t.cooked[i + 1]?.utf16 ?? []
+            if !tail.isEmpty {
+                let c = temp()
+                emit(.loadConst, c, stringConstant(tail))
+                emit(.add, r, r, c)
+            }
+            nextRegister = m
+        }
+        return r
+    }
+
+    func arrayLiteral(_ elements: [ArrayElement], into dst: Int?) throws(CompileError) -> Int {
+        let r = dst ?? temp()
+        let simple = elements.allSatisfy { if case .expr = $0 { return true }; return false }
+        let m = nextRegister
+        if simple && elements.count <= 64 {
+            let base = temps(elements.count)
+            for (i, el) in elements.enumerated() {
+                if case .expr(let x) = el { _ = try expression(x, into: base + i) }
+            }
+            emit(.newArray, r, base, elements.count)
+            nextRegister = m
+            return r
+        }
+        let arr = temp()
+        emit(.newArray, arr, 0, 0)
+        for el in elements {
+            let m2 = nextRegister
+            switch el {
+            case .hole:
+                let t = temp(); emit(.loadEmpty, t); emit(.arrayPush, arr, t)
+            case .expr(let x):
+                let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+            case .spread(let x):
+                let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+            }
+            nextRegister = m2
+        }
+        if arr != r { emit(.mov, r, arr) }
+        nextRegister = m
+        return r
+    }
+
+    /// A register holding a property key (as a string, number or symbol value).
+    func propertyKeyRegister(_ key: PropertyKey) throws(CompileError) -> Int {
+        let r = temp()
+        switch key {
+        case .name(let s): emit(.loadConst, r, stringConstant(Array(s.utf16)))
+        case .string(let s): emit(.loadConst, r, stringConstant(s.utf16))
+        case .number(let d): emit(.loadConst, r, numberConstant(d))
+        case .bigint(let d): emit(.loadConst, r, stringConstant(Array(d.utf16)))
+        case .computed(let e):
+            let v = try expression(e, into: nil)
+            emit(.toPropertyKey, r, v)
+        case .privateName(let n): throw error("private name #\(n) is not supported by the interpreter yet", 0)
+        }
+        return r
+    }
+
+    func keyName(_ key: PropertyKey) -> String? {
+        switch key {
+        case .name(let s): return s
+        case .string(let s): return s.description
+        default: return nil
+        }
+    }
+
+    func objectLiteral(_ members: [ObjectMember], into dst: Int?) throws(CompileError) -> Int {
+        let r = dst ?? temp()
+        let obj = temp()
+        emit(.newObject, obj)
+        for m in members {
+            let mark = nextRegister
+            switch m {
+            case .property(let key, let value, _, let isProto):
+                if isProto {
+                    let v = try expression(value, into: nil)
+                    emit(.setPrototypeOf, obj, v)
+                } else {
+                    let k = try propertyKeyRegister(key)
+                    let v = try expression(value, into: nil, inferredName: keyName(key))
+                    emit(.defineField, obj, k, v)
+                }
+            case .method(let key, let fn, let kind):
+                let k = try propertyKeyRegister(key)
+                let inner = try compileFunction(fn)
+                if inner.name.isEmpty, let n = keyName(key) { inner.name = n }
+                let f = temp()
+                emit(.newClosure, f, constant(.function(inner)))
+                switch kind {
+                case .initialize: emit(.defineMethod, obj, k, f, 1)
+                case .getter: emit(.defineGetter, obj, k, f, 1)
+                case .setter: emit(.defineSetter, obj, k, f, 1)
+                }
+            case .spread(let x):
+                let v = try expression(x, into: nil)
+                emit(.copyDataProperties, obj, v, 0, 0)
+            }
+            nextRegister = mark
+        }
+        if obj != r { emit(.mov, r, obj) }
+        return r
+    }
+
+    func unary(_ op: UnaryOp, _ x: Expr, _ e: Expr, into dst: Int?) throws(CompileError) -> Int {
+        switch op {
+        case .typeof:
+            if case .identifier(let name) = x.kind, resolve(name) == nil {
+                let r = dst ?? temp()
+                emit(.typeOfGlobal, r, atom(name))
+                return r
+            }
+            let v = try expression(x, into: nil)
+            let r = dst ?? temp()
+            emit(.typeOf, r, v)
+            return r
+        case .void:
+            let m = nextRegister
+            _ = try expression(x, into: nil)
+            nextRegister = m
+            let r = dst ?? temp()
+            emit(.loadUndefined, r)
+            return r
+        case .delete:
+            let r = dst ?? temp()
+            var target = x
+            while case .parenthesized(let i) = target.kind { target = i }
+            switch target.kind {
+            case .member(let object, let property, _):
+                let o = try expression(object, into: nil)
+                switch property {
+                case .name(let n): emit(.deleteProp, r, o, atom(n), code.isStrict ? 1 : 0)
+                default:
+                    let k = try propertyKeyRegister(property)
+                    emit(.deleteElem, r, o, k, code.isStrict ? 1 : 0)
+                }
+            case .identifier(let name):
+                // Sloppy `delete x`: only configurable global properties can be deleted.
+                if resolve(name) != nil { emit(.loadFalse, r) } else {
+                    let g = temp()
+                    emit(.getGlobal, g, atom("globalThis"), newIC())
+                    emit(.deleteProp, r, g, atom(name), 0)
+                }
+            default:
+                let m = nextRegister
+                _ = try expression(target, into: nil)
+                nextRegister = m
+                emit(.loadTrue, r)
+            }
+            return r
+        case .minus, .plus, .not, .bitNot:
+            let v = try expression(x, into: nil)
+            let r = dst ?? temp()
+            let opcode: Opcode = op == .minus ? .neg : op == .plus ? .plus : op == .not ? .not : .bitNot
+            emit(opcode, r, v)
+            return r
+        }
+    }
+
+    func update(_ op: UpdateOp, prefix: Bool, _ target: Expr, into dst: Int?) throws(CompileError) -> Int {
+        var t = target
+        while case .parenthesized(let i) = t.kind { t = i }
+        let opcode: Opcode = op == .increment ? .inc : .dec
+        switch t.kind {
+        case .identifier(let name):
+            let cur = try loadName(name, offset: t.span.start)
+            let old = temp()
+            emit(.toNumeric, old, cur)
+            let new = temp()
+            emit(opcode, new, old)
+            try storeName(name, new, initialize: false, offset: t.span.start)
+            let result = prefix ? new : old
+            if let d = dst { emit(.mov, d, result); return d }
+            return result
+        case .member(let object, let property, _):
+            let o = try expression(object, into: temp())
+            let k = try propertyKeyRegister(property)
+            let cur = temp()
+            emit(.getElem, cur, o, k, newIC())
+            let old = temp()
+            emit(.toNumeric, old, cur)
+            let new = temp()
+            emit(opcode, new, old)
+            emit(code.isStrict ? .setElemStrict : .setElem, o, k, new, newIC())
+            let result = prefix ? new : old
+            if let d = dst { emit(.mov, d, result); return d }
+            return result
+        default:
+            throw error("invalid update target", t.span.start)
+        }
+    }
+
+    // MARK: - Member access and calls
+
+    /// Member access and optional chains: `nullishExit` collects the short-circuit jumps.
+    func memberOrChain(_ e: Expr, into dst: Int?) throws(CompileError) -> Int {
+        if case .optionalChain(let inner) = e.kind {
+            let r = dst ?? temp()
+            var exits: [Int] = []
+            try chainElement(inner, into: r, exits: &exits, thisOut: nil)
+            let over = emitJump(.jmp)
+            for j in exits { patch(j) }
+            emit(.loadUndefined, r)
+            patch(over)
+            return r
+        }
+        let r = dst ?? temp()
+        var exits: [Int] = []
+        try chainElement(e, into: r, exits: &exits, thisOut: nil)
+        return r
+    }
+
+    /// Compiles one link of a (possibly optional) chain into `r`. If `thisOut` is given,
+    /// the object of a member access is left there (the `this` of a method call).
+    func chainElement(_ e: Expr, into r: Int, exits: inout [Int], thisOut: Int?) throws(CompileError) {
+        switch e.kind {
+        case .member(let object, let property, let optional):
+            let o = thisOut ?? temp()
+            try chainElement(object, into: o, exits: &exits, thisOut: nil)
+            if optional { exits.append(emitJump(.jumpIfNullish, o)) }
+            switch property {
+            case .name(let n):
+                emit(.getProp, r, o, atom(n), newIC())
+            case .privateName(let n):
+                throw error("private name #\(n) is not supported by the interpreter yet", e.span.start)
+            default:
+                let m = nextRegister
+                let k = try propertyKeyRegister(property)
+                emit(.getElem, r, o, k, newIC())
+                nextRegister = m
+            }
+        case .call(let callee, let args, let optional):
+            let f = temp()
+            let thisReg = temp()
+            try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
+            if optional { exits.append(emitJump(.jumpIfNullish, f)) }
+            try emitCall(function: f, this: thisReg, args, into: r, span: e.span)
+        case .parenthesized(let inner):
+            _ = try expression(inner, into: r)
+        default:
+            _ = try expression(e, into: r)
+        }
+    }
+
+    func calleeAndThis(_ callee: Expr, function f: Int, this thisReg: Int, exits: inout [Int]) throws(CompileError) {
+        var c = callee
+        while case .parenthesized(let i) = c.kind, case .member = i.kind { c = i }
+        switch c.kind {
+        case .member:
+            try chainElement(c, into: f, exits: &exits, thisOut: thisReg)
+        default:
+            emit(.loadUndefined, thisReg)
+            try chainElement(c, into: f, exits: &exits, thisOut: nil)
+        }
+    }
+
+    func call(_ e: Expr, into dst: Int?) throws(CompileError) -> Int {
+        let r = dst ?? temp()
+        let m = nextRegister
+        switch e.kind {
+        case .call(let callee, _, _):
+            if case .identifier("eval") = callee.kind, resolve("eval") == nil {
+                throw error("direct eval is not supported by the interpreter yet", e.span.start)
+            }
+            var exits: [Int] = []
+            try chainElement(e, into: r, exits: &exits, thisOut: nil)
+        case .new(let callee, let args):
+            let f = try expression(callee, into: temp())
+            if args.contains(where: { if case .spread = $0 { return true }; return false }) {
+                throw error("spread in new is not supported by the interpreter yet", e.span.start)
+            }
+            let base = temps(args.count)
+            for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
+            mark(e.span.start)
+            emit(.construct, r, f, base, args.count, f)
+        default:
+            break
+        }
+        nextRegister = m
+        return r
+    }
+
+    func emitCall(function f: Int, this thisReg: Int, _ args: [Argument], into r: Int, span: Span) throws(CompileError) {
+        if args.contains(where: { if case .spread = $0 { return true }; return false }) {
+            let arr = temp()
+            emit(.newArray, arr, 0, 0)
+            for a in args {
+                let m = nextRegister
+                switch a {
+                case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+                case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+                }
+                nextRegister = m
+            }
+            mark(span.start)
+            emit(.callSpread, r, f, thisReg, arr)
+            return
+        }
+        let base = temps(args.count)
+        for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
+        mark(span.start)
+        emit(.call, r, f, thisReg, base, args.count)
+    }
+
+    // MARK: - Assignment
+
+    func assignment(_ op: AssignOp, _ target: Pattern, _ value: Expr, into dst: Int?, span: Span) throws(CompileError) -> Int {
+        switch op {
+        case .assign:
+            switch target.kind {
+            case .identifier(let name):
+                let v = try expression(value, into: dst, inferredName: name)
+                try storeName(name, v, initialize: false, offset: span.start)
+                return v
+            case .expression(let t):
+                return try assignMember(t, into: dst) { fc throws(CompileError) in try fc.expression(value, into: nil) }
+            default:
+                let v = try expression(value, into: dst ?? temp())
+                try assignPattern(target, valueRegister: v)
+                return v
+            }
+        case .and, .or, .coalesce:
+            let r = dst ?? temp()
+            switch target.kind {
+            case .identifier(let name):
+                _ = try loadName(name, offset: span.start, into: r)
+                let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
+                _ = try expression(value, into: r, inferredName: name)
+                try storeName(name, r, initialize: false, offset: span.start)
+                patch(skip)
+                return r
+            case .expression(let t):
+                guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
+                let o = try expression(object, into: temp())
+                let k = try propertyKeyRegister(property)
+                emit(.getElem, r, o, k, newIC())
+                let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
+                _ = try expression(value, into: r)
+                emit(code.isStrict ? .setElemStrict : .setElem, o, k, r, newIC())
+                patch(skip)
+                return r
+            default:
+                throw error("invalid assignment target", span.start)
+            }
+        default:
+            let binop = binaryOpcode(op.binaryOp!)
+            let r = dst ?? temp()
+            switch target.kind {
+            case .identifier(let name):
+                let cur = try loadName(name, offset: span.start)
+                let left = temp()
+                emit(.mov, left, cur)
+                let v = try expression(value, into: nil)
+                emit(binop, r, left, v)
+                try storeName(name, r, initialize: false, offset: span.start)
+                return r
+            case .expression(let t):
+                guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
+                let o = try expression(object, into: temp())
+                let k = try propertyKeyRegister(property)
+                let cur = temp()
+                emit(.getElem, cur, o, k, newIC())
+                let v = try expression(value, into: nil)
+                emit(binop, r, cur, v)
+                emit(code.isStrict ? .setElemStrict : .setElem, o, k, r, newIC())
+                return r
+            default:
+                throw error("invalid assignment target", span.start)
+            }
+        }
+    }
+
+    /// `object.key = value` / `object[key] = value`; the value is compiled after the target.
+    func assignMember(_ t: Expr, into dst: Int?, value: (FunctionCompiler) throws(CompileError) -> Int) throws(CompileError) -> Int {
+        guard case .member(let object, let property, _) = t.kind else {
+            throw error("invalid assignment target", t.span.start)
+        }
+        let o = try expression(object, into: temp())
+        switch property {
+        case .name(let n):
+            let v = try value(self)
+            mark(t.span.start)
+            emit(code.isStrict ? .setPropStrict : .setProp, o, atom(n), v, newIC())
+            if let d = dst, d != v { emit(.mov, d, v); return d }
+            return v
+        default:
+            let k = try propertyKeyRegister(property)
+            let v = try value(self)
+            mark(t.span.start)
+            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+            if let d = dst, d != v { emit(.mov, d, v); return d }
+            return v
+        }
+    }
+
+    // MARK: - Patterns
+
+    /// Binds a declaration's pattern (let/const/var/parameters/catch) to a value.
+    func bindPattern(_ p: Pattern, valueRegister v: Int, initialize: Bool) throws(CompileError) {
+        switch p.kind {
+        case .identifier(let name):
+            try storeName(name, v, initialize: initialize, offset: p.span.start)
+        case .withDefault(let target, let d):
+            let r = temp()
+            emit(.mov, r, v)
+            let skip = emitJump(.jumpIfNotUndefined, r)
+            var name: String? = nil
+            if case .identifier(let n) = target.kind { name = n }
+            _ = try expression(d, into: r, inferredName: name)
+            patch(skip)
+            try bindPattern(target, valueRegister: r, initialize: initialize)
+        case .object(let props, let rest):
+            if rest != nil { throw error("object rest in patterns is not supported by the interpreter yet", p.span.start) }
+            let check = temp()
+            emit(.toObject, check, v)
+            for prop in props {
+                let m = nextRegister
+                let k = try propertyKeyRegister(prop.key)
+                let r = temp()
+                emit(.getElem, r, v, k, newIC())
+                try bindPattern(prop.value, valueRegister: r, initialize: initialize)
+                nextRegister = m
+            }
+        case .array:
+            throw error("array destructuring is not supported by the interpreter yet", p.span.start)
+        case .expression(let e):
+            _ = try assignMember(e, into: nil) { _ in v }
+        }
+    }
+
+    /// Assigns to an assignment pattern (destructuring assignment, for-in/of targets).
+    func assignPattern(_ p: Pattern, valueRegister v: Int) throws(CompileError) {
+        switch p.kind {
+        case .identifier(let name):
+            try storeName(name, v, initialize: false, offset: p.span.start)
+        default:
+            try bindPattern(p, valueRegister: v, initialize: false)
+        }
+    }
+
+    // MARK: - Classes
+
+    func classExpression(_ c: ClassNode, inferredName: String? = nil) throws(CompileError) -> Int {
+        throw error("classes are not supported by the interpreter yet", c.span.start)
+    }
+}

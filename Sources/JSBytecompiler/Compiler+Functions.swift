@@ -1,0 +1,173 @@
+// Scripts and functions: declaration instantiation and prologues.
+
+import JSSyntax
+import JSBytecode
+
+extension FunctionCompiler {
+    // MARK: - Scripts
+
+    func compileScript(_ program: Program) throws(CompileError) {
+        let cs = CompileScope(scope: program.scope, owner: self)
+        scopes.append(cs)
+        for b in program.scope.bindings {
+            cs.names[b.name] = BindingInfo(location: .global, kind: b.kind, declarationEnd: b.offset)
+        }
+        // GlobalDeclarationInstantiation: lexical names, then vars, then functions.
+        for b in program.scope.bindings {
+            switch b.kind {
+            case .let, .const, .class:
+                emit(.declareGlobalLexical, atom(b.name), b.kind == .const ? 1 : 0)
+            default:
+                break
+            }
+        }
+        for b in program.scope.bindings where b.kind == .var || b.kind == .function {
+            emit(.declareGlobalVar, atom(b.name), b.kind == .function ? 1 : 0)
+        }
+        try hoistFunctions(program.body)
+        let completion = temp()
+        emit(.loadUndefined, completion)
+        completionRegister = completion
+        for s in program.body { try statement(s) }
+        emit(.ret, completion)
+        code.instructions = words
+        code.registerCount = max(maxRegister, 1)
+    }
+
+    /// Creates the closures of the function declarations directly in a statement list.
+    func hoistFunctions(_ body: [Stmt]) throws(CompileError) {
+        for s in body {
+            var target = s
+            while case .labeled(_, let inner) = target.kind { target = inner }
+            guard case .function(let fn) = target.kind, let name = fn.name else { continue }
+            let mark = nextRegister
+            let r = temp()
+            let inner = try compileFunction(fn)
+            emit(.newClosure, r, constant(.function(inner)))
+            if case .global? = resolve(name)?.location, scopes.count == 1 {
+                emit(.declareGlobalFunction, atom(name), r)
+            } else {
+                try storeName(name, r, initialize: true, offset: s.span.start)
+            }
+            nextRegister = mark
+        }
+    }
+
+    // MARK: - Functions
+
+    func compileFunction(_ fn: FunctionNode) throws(CompileError) -> CodeBlock {
+        let code = CodeBlock(name: fn.name ?? "", span: fn.span)
+        code.source = source
+        code.kind = fn.kind
+        code.isStrict = fn.isStrict
+        code.isAsync = fn.isAsync
+        code.isGenerator = fn.isGenerator
+        code.length = fn.expectedArgumentCount
+        code.capturesThis = fn.kind == .arrow && fn.usesThis
+        if fn.isAsync || fn.isGenerator {
+            throw error("generators and async functions are not supported by the interpreter yet", fn.span.start)
+        }
+        let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
+        try fc.compileBody(fn)
+        return code
+    }
+
+    func compileBody(_ fn: FunctionNode) throws(CompileError) {
+        let paramCount = fn.params.count + (fn.rest != nil ? 1 : 0)
+        code.parameterCount = paramCount
+        _ = temps(paramCount)
+        for i in 0..<paramCount { bindingRegisters.insert(i) }
+        // The function scope: parameters, vars, top-level functions, lexical declarations.
+        let cs = enterScope(fn.scope, isFunctionScope: true)
+        // Parameters: simple ones bind their register (or an environment slot).
+        let usesArgumentsObject = fn.usesArguments && fn.kind != .arrow && fn.scope.binding(named: "arguments") == nil
+        if usesArgumentsObject {
+            code.usesArguments = true
+            // `arguments` lives in the function environment (arrows may reach it).
+            cs.names["arguments"] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .var, declarationEnd: -1)
+            cs.slotNames.append("arguments")
+            cs.environmentSize += 1
+            cs.hasEnvironment = true
+        }
+        if fn.hasSimpleParameterList {
+            for (i, p) in fn.params.enumerated() {
+                guard case .identifier(let name) = p.kind else { continue }
+                let captured = fn.scope.binding(named: name)?.isCaptured == true || fn.scope.containsDirectEval
+                if captured {
+                    if cs.names[name] == nil || { if case .environment = cs.names[name]!.location { return false }; return true }() {
+                        cs.names[name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .parameter, declarationEnd: -1)
+                        cs.slotNames.append(name)
+                        cs.environmentSize += 1
+                        cs.hasEnvironment = true
+                    }
+                } else {
+                    // A later parameter with the same name wins (sloppy duplicates).
+                    cs.names[name] = BindingInfo(location: .register(i), kind: .parameter, declarationEnd: -1)
+                }
+            }
+        } else {
+            for b in fn.scope.bindings where b.kind == .parameter {
+                if b.isCaptured || fn.scope.containsDirectEval {
+                    cs.names[b.name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .parameter, declarationEnd: -1)
+                    cs.slotNames.append(b.name)
+                    cs.environmentSize += 1
+                    cs.hasEnvironment = true
+                } else {
+                    let r = temp()
+                    bindingRegisters.insert(r)
+                    cs.names[b.name] = BindingInfo(location: .register(r), kind: .parameter, declarationEnd: -1)
+                }
+            }
+        }
+        code.functionEnvironmentSize = cs.environmentSize
+        code.functionScopeNames = cs.slotNames
+        if usesArgumentsObject {
+            let r = temp()
+            emit(fn.isStrict || !fn.hasSimpleParameterList ? .createArguments : .createMappedArguments, r)
+            try storeName("arguments", r, initialize: true, offset: fn.span.start)
+        }
+        // Simple captured parameters: copy from their registers into the environment.
+        if fn.hasSimpleParameterList {
+            for (i, p) in fn.params.enumerated() {
+                guard case .identifier(let name) = p.kind, case .environment(0, let slot)? = cs.names[name]?.location else { continue }
+                // Only the last parameter of a duplicated name binds.
+                if fn.params[(i + 1)...].contains(where: { if case .identifier(name) = $0.kind { return true }; return false }) { continue }
+                emit(.initScope, 0, slot, i)
+            }
+        } else {
+            // Non-simple parameters: bind each pattern from its argument register, in order.
+            for (i, p) in fn.params.enumerated() {
+                try bindPattern(p, valueRegister: i, initialize: true)
+            }
+            if let rest = fn.rest {
+                emit(.createRest, paramCount - 1, fn.params.count)
+                try bindPattern(rest, valueRegister: paramCount - 1, initialize: true)
+            }
+        }
+        if fn.hasSimpleParameterList, let rest = fn.rest {
+            emit(.createRest, paramCount - 1, fn.params.count)
+            try bindPattern(rest, valueRegister: paramCount - 1, initialize: true)
+        }
+        // Vars in the environment start undefined (registers already are).
+        for b in fn.scope.bindings where b.kind == .var || b.kind == .function {
+            if case .environment(0, let slot)? = cs.names[b.name]?.location {
+                let r = temp()
+                emit(.loadUndefined, r)
+                emit(.initScope, 0, slot, r)
+                nextRegister -= 1
+            }
+        }
+        if let body = fn.bodyScope {
+            _ = body
+            throw error("parameter expressions with a separate body scope are not supported by the interpreter yet", fn.span.start)
+        }
+        if let e = fn.expressionBody {
+            let r = try expression(e, into: nil)
+            emit(.ret, r)
+        } else {
+            try hoistFunctions(fn.body)
+            for s in fn.body { try statement(s) }
+        }
+        finish()
+    }
+}

@@ -1,0 +1,438 @@
+// Statements, including break/continue/return through `finally` blocks.
+
+import JSSyntax
+import JSBytecode
+
+/// An active `finally`: jumps out of its try block are routed through it.
+final class FinallyContext {
+    let kindRegister: Int
+    let valueRegister: Int
+    var entryJumps: [Int] = []
+    /// Exits registered so far: id -> what to do after the finally block.
+    var exits: [(id: Int, action: FinallyExit)] = []
+    let scopeDepth: Int
+    let jumpDepth: Int
+    init(kindRegister: Int, valueRegister: Int, scopeDepth: Int, jumpDepth: Int) {
+        self.kindRegister = kindRegister; self.valueRegister = valueRegister
+        self.scopeDepth = scopeDepth; self.jumpDepth = jumpDepth
+    }
+}
+
+enum FinallyExit {
+    case jump(contextIndex: Int, isBreak: Bool)
+    case ret
+}
+
+extension FunctionCompiler {
+    static let finallyNormal = 0
+    static let finallyThrow = 1
+
+    func statements(_ list: [Stmt]) throws(CompileError) {
+        for s in list { try statement(s) }
+    }
+
+    func statement(_ s: Stmt) throws(CompileError) {
+        mark(s.span.start)
+        let saved = nextRegister
+        defer { nextRegister = saved }
+        switch s.kind {
+        case .expression(let e):
+            if let c = completionRegister {
+                _ = try expression(e, into: c)
+            } else {
+                _ = try expression(e, into: nil)
+            }
+        case .variable(let d):
+            try variableDeclaration(d)
+        case .function(let fn):
+            // Hoisted; in a sloppy block, Annex B also assigns the var binding here.
+            if let name = fn.name, let scope = scopes.last?.scope, scope.annexBFunctionNames.contains(name) {
+                let r = try loadName(name, offset: s.span.start)
+                try storeVarBinding(name, r, offset: s.span.start)
+            }
+        case .class(let c):
+            let r = try classExpression(c)
+            if let name = c.name {
+                try storeName(name, r, initialize: true, offset: s.span.start)
+            }
+        case .block(let b):
+            try block(b)
+        case .empty, .debugger:
+            break
+        case .if(let test, let consequent, let alternate):
+            let j = try jumpIfFalse(test)
+            try statement(consequent)
+            if let alt = alternate {
+                let over = emitJump(.jmp)
+                patch(j)
+                try statement(alt)
+                patch(over)
+            } else {
+                patch(j)
+            }
+        case .while(let test, let body):
+            let top = pc
+            let exit = try jumpIfFalse(test)
+            try loopBody(body, continueTarget: nil) { fc in fc.emitJumpBack(.jmp, to: top) }
+            patch(exit)
+            patchLoopExits(continueTarget: top)
+        case .doWhile(let body, let test):
+            let top = pc
+            var continueAt = 0
+            try loopBody(body, continueTarget: nil) { fc throws(CompileError) in
+                continueAt = fc.pc
+                try fc.jumpIfTrue(test, to: top)
+            }
+            patchLoopExits(continueTarget: continueAt)
+        case .for(let initializer, let test, let update, let body, let scope):
+            try forStatement(initializer, test, update, body, scope)
+        case .forIn(let left, let right, let body, let scope):
+            try forInStatement(left, right, body, scope)
+        case .forOf:
+            throw error("for-of is not supported by the interpreter yet", s.span.start)
+        case .continue(let label):
+            try jumpOut(label: label, isBreak: false, offset: s.span.start)
+        case .break(let label):
+            try jumpOut(label: label, isBreak: true, offset: s.span.start)
+        case .return(let e):
+            let r = try e.map { x throws(CompileError) in try expression(x, into: nil) } ?? {
+                let t = temp(); emit(.loadUndefined, t); return t
+            }()
+            emitReturn(r)
+        case .throw(let e):
+            let r = try expression(e, into: nil)
+            emit(.throw, r)
+        case .try(let block, let param, let catchBody, let catchScope, let finalizer):
+            try tryStatement(block, param, catchBody, catchScope, finalizer)
+        case .switch(let d, let cases, let scope):
+            try switchStatement(d, cases, scope)
+        case .labeled(let name, let body):
+            pendingLabels.append(name)
+            switch body.kind {
+            case .for, .forIn, .forOf, .while, .doWhile:
+                try statement(body)
+            default:
+                let labels = pendingLabels
+                pendingLabels = []
+                jumps.append(JumpContext(labels: labels, isLoop: false, isSwitchOrBlock: true,
+                                         scopeDepth: environmentDepth, finallyDepth: finallies.count))
+                try statement(body)
+                let ctx = jumps.removeLast()
+                for j in ctx.breakJumps { patch(j) }
+            }
+        case .with:
+            throw error("the with statement is not supported by the interpreter yet", s.span.start)
+        }
+    }
+
+    func block(_ b: Block) throws(CompileError) {
+        if let scope = b.scope {
+            enterScope(scope)
+            try hoistFunctions(b.body)
+            try statements(b.body)
+            exitScope()
+        } else {
+            try statements(b.body)
+        }
+    }
+
+    func variableDeclaration(_ d: VariableDeclaration) throws(CompileError) {
+        for decl in d.declarations {
+            let mark = nextRegister
+            if let initializer = decl.initializer {
+                var name: String? = nil
+                if case .identifier(let n) = decl.target.kind { name = n }
+                let r = try expression(initializer, into: nil, inferredName: name)
+                try bindPattern(decl.target, valueRegister: r, initialize: d.kind != .var)
+            } else if d.kind != .var {
+                // `let x;` initializes to undefined.
+                let r = temp()
+                emit(.loadUndefined, r)
+                try bindPattern(decl.target, valueRegister: r, initialize: true)
+            }
+            nextRegister = mark
+        }
+    }
+
+    // MARK: - Loops
+
+    /// Compiles a loop body with a jump context; `tail` emits the back edge.
+    func loopBody(_ body: Stmt, continueTarget: Int?, tail: (FunctionCompiler) throws(CompileError) -> Void) throws(CompileError) {
+        let labels = pendingLabels
+        pendingLabels = []
+        jumps.append(JumpContext(labels: labels, isLoop: true, isSwitchOrBlock: false,
+                                 scopeDepth: environmentDepth, finallyDepth: finallies.count))
+        try statement(body)
+        // `continue` lands here (before the tail).
+        let continueHere = pc
+        for j in jumps[jumps.count - 1].continueJumps { patch(j, to: continueHere) }
+        jumps[jumps.count - 1].continueJumps = []
+        emit(.loopHint, newIC())
+        try tail(self)
+    }
+
+    func patchLoopExits(continueTarget: Int) {
+        let ctx = jumps.removeLast()
+        for j in ctx.breakJumps { patch(j) }
+        for j in ctx.continueJumps { patch(j, to: continueTarget) }
+    }
+
+    func forStatement(_ initializer: ForInit?, _ test: Expr?, _ update: Expr?, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
+        let cs: CompileScope? = scope.map { enterScope($0) }
+        switch initializer {
+        case .variable(let d)?: try variableDeclaration(d)
+        case .expr(let e)?: _ = try expression(e, into: nil)
+        case nil: break
+        }
+        // Per-iteration copies of captured loop bindings (CreatePerIterationEnvironment).
+        let perIteration = cs?.hasEnvironment == true
+        if perIteration { emit(.copyScope) }
+        let top = pc
+        var exit: Int? = nil
+        if let t = test { exit = try jumpIfFalse(t) }
+        try loopBody(body, continueTarget: nil) { fc throws(CompileError) in
+            if perIteration { fc.emit(.copyScope) }
+            if let u = update {
+                let m = fc.nextRegister
+                _ = try fc.expression(u, into: nil)
+                fc.nextRegister = m
+            }
+            fc.emitJumpBack(.jmp, to: top)
+        }
+        if let e = exit { patch(e) }
+        patchLoopExits(continueTarget: top)
+        if cs != nil { exitScope() }
+    }
+
+    func forInStatement(_ left: ForBinding, _ right: Expr, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
+        let cs: CompileScope? = scope.map { enterScope($0) }
+        let objectReg = try expression(right, into: temp())
+        let iter = temp()
+        emit(.forInPrepare, iter, objectReg)
+        let top = pc
+        let key = temp()
+        let exit = emitJump(.forInNext, key, iter)
+        let perIteration = cs?.hasEnvironment == true
+        if perIteration { emit(.copyScope) }
+        switch left {
+        case .variable(let kind, let pattern):
+            try bindPattern(pattern, valueRegister: key, initialize: kind != .var)
+        case .target(let pattern):
+            try assignPattern(pattern, valueRegister: key)
+        }
+        try loopBody(body, continueTarget: nil) { fc in fc.emitJumpBack(.jmp, to: top) }
+        patch(exit)
+        patchLoopExits(continueTarget: top)
+        if cs != nil { exitScope() }
+    }
+
+    // MARK: - break, continue, return
+
+    func jumpOut(label: String?, isBreak: Bool, offset: Int32) throws(CompileError) {
+        var index = jumps.count - 1
+        while index >= 0 {
+            let c = jumps[index]
+            if let l = label {
+                if c.labels.contains(l) { break }
+            } else if c.isLoop || (isBreak && c.isSwitchOrBlock && c.labels.isEmpty) {
+                break
+            }
+            index -= 1
+        }
+        if index < 0 { throw error("jump target not found", offset) }
+        emitJumpOut(contextIndex: index, isBreak: isBreak)
+    }
+
+    func emitJumpOut(contextIndex index: Int, isBreak: Bool) {
+        let target = jumps[index]
+        if finallies.count > target.finallyDepth {
+            let f = finallies[finallies.count - 1]
+            let id = 2 + f.exits.count
+            f.exits.append((id, .jump(contextIndex: index, isBreak: isBreak)))
+            emit(.loadInt, f.kindRegister, id)
+            popScopes(to: f.scopeDepth)
+            f.entryJumps.append(emitJump(.jmp))
+            return
+        }
+        popScopes(to: target.scopeDepth)
+        let j = emitJump(.jmp)
+        if isBreak { jumps[index].breakJumps.append(j) } else { jumps[index].continueJumps.append(j) }
+    }
+
+    func popScopes(to depth: Int) {
+        var d = environmentDepth
+        while d > depth { emit(.popScope); d -= 1 }
+    }
+
+    func emitReturn(_ r: Int) {
+        if let f = finallies.last {
+            let id = 2 + f.exits.count
+            f.exits.append((id, .ret))
+            emit(.mov, f.valueRegister, r)
+            emit(.loadInt, f.kindRegister, id)
+            popScopes(to: f.scopeDepth)
+            f.entryJumps.append(emitJump(.jmp))
+            return
+        }
+        emit(.ret, r)
+    }
+
+    // MARK: - try
+
+    func tryStatement(_ block: Block, _ param: Pattern?, _ catchBody: Block?, _ catchScope: Scope?, _ finalizer: Block?) throws(CompileError) {
+        var finallyContext: FinallyContext? = nil
+        if finalizer != nil {
+            let f = FinallyContext(kindRegister: temp(), valueRegister: temp(), scopeDepth: environmentDepth, jumpDepth: jumps.count)
+            finallies.append(f)
+            finallyContext = f
+        }
+        let tryStart = pc
+        try self.block(block)
+        let tryEnd = pc
+        var toEnd: [Int] = [emitJump(.jmp)]
+        if let catchBody {
+            let handlerTarget = pc
+            code.handlers.append(Handler(start: Int32(tryStart), end: Int32(tryEnd), target: Int32(handlerTarget),
+                                         scopeDepth: Int32(environmentDepth)))
+            let catchStart = pc
+            if let cs = catchScope { enterScope(cs) }
+            let ex = temp()
+            emit(.loadException, ex)
+            if let p = param { try bindPattern(p, valueRegister: ex, initialize: true) }
+            try hoistFunctions(catchBody.body)
+            try statements(catchBody.body)
+            if catchScope != nil { exitScope() }
+            let catchEnd = pc
+            toEnd.append(emitJump(.jmp))
+            if let f = finallyContext {
+                // An exception in the catch block also runs the finally block.
+                code.handlers.append(Handler(start: Int32(catchStart), end: Int32(catchEnd), target: Int32(pc),
+                                             scopeDepth: Int32(f.scopeDepth)))
+                emit(.loadException, f.valueRegister)
+                emit(.loadInt, f.kindRegister, FunctionCompiler.finallyThrow)
+                f.entryJumps.append(emitJump(.jmp))
+            }
+        } else if let f = finallyContext {
+            code.handlers.append(Handler(start: Int32(tryStart), end: Int32(tryEnd), target: Int32(pc),
+                                         scopeDepth: Int32(f.scopeDepth)))
+            emit(.loadException, f.valueRegister)
+            emit(.loadInt, f.kindRegister, FunctionCompiler.finallyThrow)
+            f.entryJumps.append(emitJump(.jmp))
+        }
+        guard let f = finallyContext, let finalizer else {
+            for j in toEnd { patch(j) }
+            return
+        }
+        // Normal completion enters the finally block with kind = normal.
+        for j in toEnd { patch(j) }
+        emit(.loadInt, f.kindRegister, FunctionCompiler.finallyNormal)
+        for j in f.entryJumps { patch(j) }
+        finallies.removeLast()
+        try self.block(finalizer)
+        // Dispatch on how the finally block was entered.
+        let cmp = temp()
+        let idReg = temp()
+        emit(.loadInt, idReg, FunctionCompiler.finallyThrow)
+        emit(.strictEq, cmp, f.kindRegister, idReg)
+        let notThrow = emitJump(.jumpIfFalse, cmp)
+        emit(.throw, f.valueRegister)
+        patch(notThrow)
+        for (id, action) in f.exits {
+            emit(.loadInt, idReg, id)
+            emit(.strictEq, cmp, f.kindRegister, idReg)
+            let skip = emitJump(.jumpIfFalse, cmp)
+            switch action {
+            case .jump(let index, let isBreak): emitJumpOut(contextIndex: index, isBreak: isBreak)
+            case .ret: emitReturn(f.valueRegister)
+            }
+            patch(skip)
+        }
+    }
+
+    // MARK: - switch
+
+    func switchStatement(_ d: Expr, _ cases: [SwitchCase], _ scope: Scope?) throws(CompileError) {
+        let value = try expression(d, into: temp())
+        if let s = scope { enterScope(s, isSwitch: true) }
+        let labels = pendingLabels
+        pendingLabels = []
+        jumps.append(JumpContext(labels: labels, isLoop: false, isSwitchOrBlock: true,
+                                 scopeDepth: environmentDepth - (scope.map { _ in scopes.last!.hasEnvironment ? 1 : 0 } ?? 0),
+                                 finallyDepth: finallies.count))
+        // Fix the scope depth: a break leaves the switch scope too.
+        jumps[jumps.count - 1].scopeDepth = environmentDepth - ((scope != nil && scopes.last!.hasEnvironment) ? 1 : 0)
+        for c in cases { for s in c.body { if case .function = s.kind { try hoistFunctions([s]) } } }
+        var caseJumps: [Int] = []
+        let cmp = temp()
+        for c in cases {
+            if let t = c.test {
+                let m = nextRegister
+                let r = try expression(t, into: nil)
+                emit(.strictEq, cmp, value, r)
+                nextRegister = m
+                caseJumps.append(emitJump(.jumpIfTrue, cmp))
+            } else {
+                caseJumps.append(-1)
+            }
+        }
+        let defaultIndex = cases.firstIndex { $0.test == nil }
+        let noMatch = emitJump(.jmp)
+        var bodyStarts: [Int] = []
+        for c in cases {
+            bodyStarts.append(pc)
+            try statements(c.body)
+        }
+        let end = pc
+        for (i, j) in caseJumps.enumerated() where j >= 0 { patch(j, to: bodyStarts[i]) }
+        patch(noMatch, to: defaultIndex.map { bodyStarts[$0] } ?? end)
+        // `break` exits after the scope is popped.
+        let ctx = jumps.removeLast()
+        if scope != nil {
+            let breakTarget = pc
+            for j in ctx.breakJumps { patch(j, to: breakTarget) }
+            exitScope()
+        } else {
+            for j in ctx.breakJumps { patch(j) }
+        }
+    }
+
+    // MARK: - Conditions
+
+    /// Emits a conditional jump taken when `test` is falsy; returns it for patching.
+    func jumpIfFalse(_ test: Expr) throws(CompileError) -> Int {
+        let m = nextRegister
+        defer { nextRegister = m }
+        if case .binary(let op, let a, let b) = test.kind, let fused = fusedJump(op, negate: true) {
+            let (ra, rb) = try operands(a, b)
+            return emitJump(fused, ra, rb)
+        }
+        if case .unary(.not, let inner) = test.kind {
+            let r = try expression(inner, into: nil)
+            return emitJump(.jumpIfTrue, r)
+        }
+        let r = try expression(test, into: nil)
+        return emitJump(.jumpIfFalse, r)
+    }
+
+    func jumpIfTrue(_ test: Expr, to target: Int) throws(CompileError) {
+        let m = nextRegister
+        defer { nextRegister = m }
+        if case .binary(let op, let a, let b) = test.kind, let fused = fusedJump(op, negate: false) {
+            let (ra, rb) = try operands(a, b)
+            emitJumpBack(fused, to: target, ra, rb)
+            return
+        }
+        let r = try expression(test, into: nil)
+        emitJumpBack(.jumpIfTrue, to: target, r)
+    }
+
+    func fusedJump(_ op: BinaryOp, negate: Bool) -> Opcode? {
+        switch op {
+        case .lt: return negate ? .jumpIfNotLess : .jumpIfLess
+        case .le: return negate ? .jumpIfNotLessEq : .jumpIfLessEq
+        case .gt: return negate ? .jumpIfNotGreater : .jumpIfGreater
+        case .ge: return negate ? .jumpIfNotGreaterEq : .jumpIfGreaterEq
+        default: return nil
+        }
+    }
+}

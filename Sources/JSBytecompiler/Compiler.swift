@@ -1,0 +1,286 @@
+// The bytecode compiler: AST (with the front end's scope analysis) -> CodeBlocks.
+//
+// Register allocation is a stack: parameters first, then every non-captured binding of
+// the function (each gets a fixed register), then temporaries allocated and freed in
+// LIFO order while compiling expressions. Captured bindings live in environment cells:
+// one for the function scope (if any binding there is captured) and one per block
+// scope that has captured bindings, pushed on entry and popped on exit.
+
+import JSSyntax
+import JSBytecode
+
+/// A construct the compiler does not support yet (reported as a SyntaxError by the runtime).
+public struct CompileError: Error, Sendable {
+    public var message: String
+    public var offset: Int
+}
+
+public enum Compiler {
+    /// Compiles a script. Top-level `var`/function declarations become global object
+    /// properties, top-level lexical declarations global lexical bindings.
+    public static func compileScript(_ program: Program) throws(CompileError) -> CodeBlock {
+        let code = CodeBlock(name: "", span: Span(0, program.source.bytes.count))
+        code.source = program.source
+        code.isStrict = program.isStrict
+        let fc = FunctionCompiler(code: code, parent: nil, function: nil, source: program.source)
+        try fc.compileScript(program)
+        return code
+    }
+}
+
+/// Where a name lives.
+enum Location {
+    case register(Int)
+    /// `hops` environments up from the current one, slot `slot`.
+    case environment(hops: Int, slot: Int)
+    case global
+}
+
+struct BindingInfo {
+    var location: Location
+    var kind: BindingKind
+    /// Declared at this source offset (for the TDZ heuristic).
+    var declarationEnd: Int32
+}
+
+/// One lexical scope at compile time.
+final class CompileScope {
+    let scope: Scope?
+    /// Creates an environment cell at runtime.
+    var hasEnvironment = false
+    var environmentSize = 0
+    var names: [String: BindingInfo] = [:]
+    var slotNames: [String] = []
+    /// Owning function compiler.
+    unowned let owner: FunctionCompiler
+    /// In a switch body (textual order does not imply initialization).
+    var isSwitch = false
+    /// Lexical bindings whose declaration has been compiled (later uses need no TDZ check).
+    var initialized: Set<String> = []
+    init(scope: Scope?, owner: FunctionCompiler) { self.scope = scope; self.owner = owner }
+}
+
+/// A jump target for break/continue.
+struct JumpContext {
+    var labels: [String]
+    var isLoop: Bool
+    var isSwitchOrBlock: Bool
+    var breakJumps: [Int] = []
+    var continueJumps: [Int] = []
+    /// Environments pushed at this point (popped by jumps out).
+    var scopeDepth: Int
+    /// Finally blocks entered at this point.
+    var finallyDepth: Int
+}
+
+final class FunctionCompiler {
+    let code: CodeBlock
+    let parent: FunctionCompiler?
+    let function: FunctionNode?
+    let source: SourceFile
+    var words: [Int32] = []
+    var nextRegister = 0
+    var maxRegister = 0
+    var scopes: [CompileScope] = []
+    /// Environments pushed inside this function right now.
+    var environmentDepth = 0
+    var jumps: [JumpContext] = []
+    var constantIndex: [String: Int] = [:]
+    var atomIndex: [[UInt16]: Int] = [:]
+    var lastLineOffset: Int32 = -1
+    /// Registers holding `this`/`arguments` for arrows and the function (-1: none).
+    var thisRegister = -1
+    var pendingLabels: [String] = []
+    /// Active `finally` blocks, innermost last.
+    var finallies: [FinallyContext] = []
+    /// Registers that hold bindings (not temporaries).
+    var bindingRegisters: Set<Int> = []
+    /// Scripts: the register holding the completion value.
+    var completionRegister: Int?
+
+    init(code: CodeBlock, parent: FunctionCompiler?, function: FunctionNode?, source: SourceFile) {
+        self.code = code
+        self.parent = parent
+        self.function = function
+        self.source = source
+    }
+
+    // MARK: - Emission
+
+    func error(_ message: String, _ offset: Int32) -> CompileError {
+        CompileError(message: message, offset: Int(offset))
+    }
+
+    @inline(__always) var pc: Int { words.count }
+
+    func emit(_ op: Opcode, _ operands: Int...) {
+        words.append(Int32(op.rawValue))
+        for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
+    }
+
+    /// Emits a jump-carrying instruction; returns its start for `patch`.
+    func emitJump(_ op: Opcode, _ operands: Int...) -> Int {
+        let start = pc
+        words.append(Int32(op.rawValue))
+        for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
+        words.append(0)
+        return start
+    }
+
+    /// Points the jump of the instruction at `at` to `target` (default: here).
+    func patch(_ at: Int, to target: Int? = nil) {
+        let op = Opcode(rawValue: UInt8(words[at]))!
+        let jumpIndex = op.operands.firstIndex(of: .jump)!
+        words[at + 1 + jumpIndex] = Int32(truncatingIfNeeded: (target ?? pc) - at)
+    }
+
+    func emitJumpBack(_ op: Opcode, to target: Int, _ operands: Int...) {
+        let start = pc
+        words.append(Int32(op.rawValue))
+        for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
+        words.append(Int32(truncatingIfNeeded: target - start))
+    }
+
+    func mark(_ offset: Int32) {
+        if offset != lastLineOffset && offset >= 0 {
+            code.lineTable.append((Int32(pc), offset))
+            lastLineOffset = offset
+        }
+    }
+
+    func temp() -> Int {
+        let r = nextRegister
+        nextRegister += 1
+        if nextRegister > maxRegister { maxRegister = nextRegister }
+        return r
+    }
+
+    func temps(_ n: Int) -> Int {
+        let r = nextRegister
+        nextRegister += n
+        if nextRegister > maxRegister { maxRegister = nextRegister }
+        return r
+    }
+
+    func constant(_ c: Constant, key: String? = nil) -> Int {
+        if let k = key, let i = constantIndex[k] { return i }
+        code.constants.append(c)
+        let i = code.constants.count - 1
+        if let k = key { constantIndex[k] = i }
+        return i
+    }
+
+    func numberConstant(_ d: Double) -> Int { constant(.number(d), key: "n\(d.bitPattern)") }
+    func stringConstant(_ s: [UInt16]) -> Int { constant(.string(s), key: "s" + String(decoding: s, as: UTF16.self) + "\(s.count)") }
+
+    func atom(_ s: String) -> Int { atom(Array(s.utf16)) }
+    func atom(_ s: [UInt16]) -> Int {
+        if let i = atomIndex[s] { return i }
+        code.atoms.append(s)
+        atomIndex[s] = code.atoms.count - 1
+        return code.atoms.count - 1
+    }
+
+    func newIC() -> Int {
+        code.inlineCacheCount += 1
+        return code.inlineCacheCount - 1
+    }
+
+    func finish() {
+        emit(.loadUndefined, 0)
+        emit(.ret, 0)
+        code.instructions = words
+        code.registerCount = max(maxRegister, 1)
+    }
+
+    // MARK: - Scopes
+
+    /// Enters a scope: captured bindings get environment slots, the rest registers.
+    @discardableResult
+    func enterScope(_ scope: Scope?, isFunctionScope: Bool = false, isSwitch: Bool = false) -> CompileScope {
+        let cs = CompileScope(scope: scope, owner: self)
+        cs.isSwitch = isSwitch
+        scopes.append(cs)
+        guard let scope else { return cs }
+        let forceEnvironment = scope.containsDirectEval
+        for b in scope.bindings {
+            if b.kind == .parameter && isFunctionScope { continue }   // placed by the function prologue
+            if b.isCaptured || forceEnvironment {
+                cs.names[b.name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: b.kind, declarationEnd: b.offset)
+                cs.slotNames.append(b.name)
+                cs.environmentSize += 1
+            } else {
+                let r = temp()
+                bindingRegisters.insert(r)
+                cs.names[b.name] = BindingInfo(location: .register(r), kind: b.kind, declarationEnd: b.offset)
+            }
+        }
+        if cs.environmentSize > 0 {
+            cs.hasEnvironment = true
+            if !isFunctionScope {
+                emit(.pushScope, cs.environmentSize, constant(.scopeNames(cs.slotNames)))
+                environmentDepth += 1
+            }
+        }
+        // Lexical bindings in registers start uninitialized (TDZ).
+        for b in scope.bindings where b.kind == .let || b.kind == .const || b.kind == .class {
+            if case .register(let r)? = cs.names[b.name]?.location { emit(.loadEmpty, r) }
+        }
+        return cs
+    }
+
+    func exitScope() {
+        let cs = scopes.removeLast()
+        if cs.hasEnvironment && !(cs.scope.map { $0.kind == .function || $0.kind == .functionBody } ?? false) {
+            emit(.popScope)
+            environmentDepth -= 1
+        }
+    }
+
+    /// Resolves a name through this function's scopes and the enclosing functions'.
+    func resolve(_ name: String) -> BindingInfo? {
+        var hops = 0
+        var fc: FunctionCompiler? = self
+        var crossedFunction = false
+        while let f = fc {
+            for cs in f.scopes.reversed() {
+                if var info = cs.names[name] {
+                    switch info.location {
+                    case .register:
+                        if crossedFunction { return nil }   // cannot happen: captured bindings live in environments
+                        return info
+                    case .environment(_, let slot):
+                        info.location = .environment(hops: hops, slot: slot)
+                        return info
+                    case .global:
+                        return info
+                    }
+                }
+                if cs.hasEnvironment { hops += 1 }
+            }
+            fc = f.parent
+            crossedFunction = true
+        }
+        return nil
+    }
+
+    /// Is the binding certainly initialized here (no TDZ check needed)? True after its
+    /// declaration was compiled in this function, outside switch bodies.
+    func isInitialized(_ name: String, _ info: BindingInfo) -> Bool {
+        switch info.kind {
+        case .let, .const, .class: break
+        default: return true
+        }
+        for cs in scopes.reversed() where cs.names[name] != nil {
+            return !cs.isSwitch && cs.initialized.contains(name)
+        }
+        return false
+    }
+
+    func markInitialized(_ name: String) {
+        for cs in scopes.reversed() where cs.names[name] != nil {
+            cs.initialized.insert(name)
+            return
+        }
+    }
+}
