@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "CSableSupport"),
         .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
-        .target(name: "JSRunCLI", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),
         // Conformance: test262 parse-phase verdicts.
         .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax"],

@@ -8,8 +8,13 @@ public enum JSRun {
     Usage: jsrun [options] [FILE] [args...]
 
     Options:
+      -e CODE           run CODE
+      -p EXPR           run EXPR and print its value
       --check FILE...   parse only: report syntax errors (file:line:column) and exit
       --strict          parse as strict-mode code (with --check)
+      --dump-bytecode   print the compiled bytecode before running
+      --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
+      --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
       --version         print the version
       -h, --help        print this help
 
@@ -20,11 +25,23 @@ public enum JSRun {
         var check = false
         var strict = false
         var files: [String] = []
+        var options = Execute.Options()
+        var inline: (code: String, print: Bool)? = nil
         while !args.isEmpty {
             let a = args.removeFirst()
             switch a {
             case "--check", "-c": check = true
             case "--strict": strict = true
+            case "--gc-stress": options.gcStress = true
+            case "--dump-bytecode": options.dumpBytecode = true
+            case "-e", "-p":
+                guard !args.isEmpty else { FileIO.err("jsrun: \(a) needs an argument\n"); return 2 }
+                inline = (args.removeFirst(), a == "-p")
+            case _ where a.hasPrefix("--max-heap="):
+                guard let n = parseSize(String(a.dropFirst("--max-heap=".count))) else {
+                    FileIO.err("jsrun: bad --max-heap value\n"); return 2
+                }
+                options.maxHeapBytes = n
             case "--version", "-v": FileIO.out("jsrun \(version)\n"); return 0
             case "--help", "-h": FileIO.out(usage); return 0
             default:
@@ -42,9 +59,25 @@ public enum JSRun {
             for f in files where checkFile(f, strict: strict) != 0 { status = 1 }
             return status
         }
+        if let (code, printResult) = inline {
+            return Execute.run(SourceFile(name: "[eval]", text: code), options: options, printResult: printResult)
+        }
         if files.isEmpty { FileIO.err(usage); return 2 }
-        FileIO.err("jsrun: running scripts needs the runtime (not built yet); use --check\n")
-        return 2
+        let path = files[0]
+        let bytes: [UInt8]
+        do { bytes = try FileIO.readFile(path) } catch {
+            FileIO.err("jsrun: cannot read \(error.message)\n")
+            return 2
+        }
+        return Execute.run(SourceFile(name: path, bytes: bytes), options: options)
+    }
+
+    /// `64M`, `1G`, `512k`, or a byte count.
+    static func parseSize(_ s: String) -> Int? {
+        guard let last = s.last else { return nil }
+        let multipliers: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        if let m = multipliers[last], let n = Int(s.dropLast()) { return n * m }
+        return Int(s)
     }
 
     /// Parses one file; prints `file:line:column: SyntaxError: message`, the line and a caret.

@@ -19,11 +19,25 @@ public final class Runtime {
     /// Permanent roots (intrinsics, cached atoms).
     var permanentRoots: [Value] = []
 
+    /// The current realm (one per runtime for now).
+    public var realm: Realm!
+    /// Native function bodies, indexed by a native function's word 0.
+    var natives: [NativeFunction] = []
+    /// The register file and the frame stack.
+    let registers: UnsafeMutablePointer<Value>
+    var frames: [Frame] = []
+    var nativeDepth = 0
+    var allCodeData: [CodeData] = []
+
     public init() {
+        registers = .allocate(capacity: Runtime.registerFileSize)
+        registers.initialize(repeating: .undefined, count: Runtime.registerFileSize)
         heap = Heap()
         heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
         heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
+            self.realm?.mark(&marker)
+            self.markFrames(&marker)
             for v in self.permanentRoots { marker.mark(v) }
             for (_, a) in self.atomCache { marker.mark(cell: a) }
         }
@@ -216,6 +230,16 @@ public final class Runtime {
     /// Installed with the number library: exact conversions.
     public var stringToNumberHook: (([UInt16]) -> Double)?
     public var numberToStringHook: ((Double) -> String)?
+    public var numberToRadixHook: ((Double, Int) -> String)?
+    public var toFixedHook: ((Double, Int) -> String)?
+    public var parseFloatHook: (([UInt16]) -> Double)?
+    public var parseIntHook: (([UInt16], Int) -> Double)?
+    /// Where `console.log`/`print` and `console.error` write (default: stdout).
+    public var outputHook: ((String) -> Void)?
+    public var errorOutputHook: ((String) -> Void)?
+    var randomState: UInt64 = 0
+    var joinStack: [UnsafeMutableRawPointer] = []
+    var inspectStack: [UnsafeMutableRawPointer] = []
 
     // MARK: - Errors (filled in by the realm)
 

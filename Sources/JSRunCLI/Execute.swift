@@ -1,0 +1,51 @@
+import JSSyntax
+import JSBytecode
+import JSBytecompiler
+import JSRuntime
+
+/// Running scripts with the interpreter.
+enum Execute {
+    struct Options {
+        var gcStress = false
+        var maxHeapBytes = 0
+        var dumpBytecode = false
+    }
+
+    /// Runs `source`; prints an uncaught exception with its stack. Returns the exit status.
+    static func run(_ source: SourceFile, options: Options, printResult: Bool = false) -> Int32 {
+        let rt = Runtime()
+        rt.heap.gcStress = false
+        do {
+            try rt.initializeRealm()
+        } catch {
+            FileIO.err("jsrun: failed to initialize the runtime\n")
+            return 70
+        }
+        rt.outputHook = { FileIO.out($0) }
+        rt.errorOutputHook = { FileIO.err($0) }
+        rt.heap.maxHeapBytes = options.maxHeapBytes
+        if options.dumpBytecode {
+            if let program = try? parseScript(source), let code = try? Compiler.compileScript(program) {
+                FileIO.out(Disassembler.disassemble(code))
+            }
+        }
+        rt.heap.gcStress = options.gcStress
+        do {
+            let result = try rt.evaluateScript(source)
+            if printResult { FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n") }
+            return 0
+        } catch {
+            rt.heap.gcStress = false
+            FileIO.err("Uncaught " + describe(rt, error.value) + "\n")
+            return 1
+        }
+    }
+
+    static func describe(_ rt: Runtime, _ v: Value) -> String {
+        if rt.isObject(v), let stack = try? rt.get(JSObject(v), "stack"), rt.isString(stack),
+           let s = try? rt.flatten(stack).swiftString {
+            return s
+        }
+        return (try? rt.inspect(v, depth: 0, top: false)) ?? "exception"
+    }
+}

@@ -1,0 +1,167 @@
+// Creating a realm's intrinsics and global object.
+
+extension Runtime {
+    /// Creates the realm (intrinsics + global object) and installs the runtime hooks.
+    public func initializeRealm() throws(JSException) {
+        let realm = Realm(runtime: self)
+        self.realm = realm
+        let nullShape = try makeRootShape(prototype: .null)
+        let objectProto = try allocateObject(.object, shape: nullShape)
+        realm.objectPrototype = objectProto
+        realm.objectShape = try makeRootShape(prototype: Value(cell: objectProto.cell))
+        // Function.prototype is itself a (native) function that returns undefined.
+        let fpShape = try makeRootShape(prototype: Value(cell: objectProto.cell))
+        let functionProto = try allocateObject(.nativeFunction, shape: fpShape)
+        natives.append { _, _, _, _ in .undefined }
+        functionProto.setWord(0, UInt64(natives.count - 1))
+        realm.functionPrototype = functionProto
+        realm.functionShape = try makeRootShape(prototype: Value(cell: functionProto.cell))
+        realm.arrowShape = realm.functionShape
+        let arrayProto = try allocateObject(.array, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)), inlineSlots: 0)
+        realm.arrayPrototype = arrayProto
+        realm.arrayShape = try makeRootShape(prototype: Value(cell: arrayProto.cell))
+        realm.global = try newObject()
+        realm.stringPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
+        realm.stringPrototype.setExtraValue(1, try makeString(""))
+        realm.numberPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
+        realm.numberPrototype.setExtraValue(1, Value(int32: 0))
+        realm.booleanPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
+        realm.booleanPrototype.setExtraValue(1, .false)
+        realm.symbolPrototype = try newObject()
+        realm.errorPrototype = try newObject()
+        realm.iteratorPrototype = try newObject()
+        realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
+
+        callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
+        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
+        makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
+
+        let g = realm.global!
+        try put(g, "globalThis", Value(cell: g.cell))
+        try put(g, "undefined", .undefined, [])
+        try put(g, "NaN", Value(Double.nan), [])
+        try put(g, "Infinity", Value(Double.infinity), [])
+
+        try installObject()
+        try installFunction()
+        try installArray()
+        try installString()
+        try installNumberAndBoolean()
+        try installMath()
+        try installErrors()
+        try installConsole()
+        outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
+        permanentRoots.append(outOfMemoryValue)
+    }
+
+    /// OrdinaryToPrimitive (no @@toPrimitive yet).
+    func ordinaryToPrimitive(_ v: Value, _ hint: PreferredType) throws(JSException) -> Value {
+        let o = JSObject(v)
+        let order = hint == .string ? ["toString", "valueOf"] : ["valueOf", "toString"]
+        for name in order {
+            let f = try get(o, key(name), receiver: v)
+            if isCallable(f) {
+                let r = try callFunction(f, this: v, UnsafeBufferPointer(start: nil, count: 0))
+                if !isObject(r) { return r }
+            }
+        }
+        throw try typeError("Cannot convert object to primitive value")
+    }
+
+    /// The value of argument `i` (undefined when absent).
+    @inline(__always) func arg(_ args: UnsafeBufferPointer<Value>, _ i: Int) -> Value {
+        i < args.count ? args[i] : .undefined
+    }
+
+    func constructor(_ name: String, length: Int, prototype: JSObject, _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
+        let c = try makeNativeFunction(name, length: length, isConstructor: true, body)
+        heap.pushRoot(Value(cell: c.cell))
+        defer { heap.popRoots(1) }
+        try defineOwnProperty(c, key("prototype"), .data(Value(cell: prototype.cell), []))
+        try defineOwnProperty(prototype, key("constructor"), .data(Value(cell: c.cell), .hidden))
+        try put(realm.global, name, Value(cell: c.cell))
+        return c
+    }
+
+    // MARK: - Errors
+
+    func newError(_ type: ErrorType, _ message: String) throws(JSException) -> Value {
+        let proto = realm.errorPrototypes[type] ?? realm.errorPrototype!
+        let e = try allocateObject(.error, shape: try makeRootShape(prototype: Value(cell: proto.cell)))
+        heap.pushRoot(Value(cell: e.cell))
+        defer { heap.popRoots(1) }
+        try put(e, "message", try makeString(message))
+        try put(e, "stack", try makeString("\(type.rawValue): \(message)\n    at \(currentLocation())"))
+        return Value(cell: e.cell)
+    }
+
+    /// `file:line:column` of the instruction the innermost frame is executing.
+    public func currentLocation() -> String {
+        guard let f = frames.last else { return "<native>" }
+        let code = f.data.takeUnretainedValue().code
+        guard let source = code.source, let offset = code.sourceOffset(at: f.pc) else { return "<anonymous>" }
+        let (line, column) = source.position(of: offset)
+        return "\(source.name):\(line):\(column)"
+    }
+
+    /// The stack trace of the current frames, innermost first.
+    func stackTrace() -> String {
+        var lines: [String] = []
+        for f in frames.reversed().prefix(10) {
+            let code = f.data.takeUnretainedValue().code
+            var loc = "<anonymous>"
+            if let source = code.source, let offset = code.sourceOffset(at: f.pc) {
+                let (line, column) = source.position(of: offset)
+                loc = "\(source.name):\(line):\(column)"
+            }
+            lines.append(code.name.isEmpty ? "    at \(loc)" : "    at \(code.name) (\(loc))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func installErrors() throws(JSException) {
+        let proto = realm.errorPrototype!
+        try put(proto, "name", try makeString("Error"))
+        try put(proto, "message", try makeString(""))
+        try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
+            guard rt.isObject(this) else { throw try rt.typeError("Error.prototype.toString called on non-object") }
+            let o = JSObject(this)
+            let n = try rt.get(o, "name")
+            let m = try rt.get(o, "message")
+            let name = n.isUndefined ? "Error" : try rt.flatten(try rt.toString(n)).swiftString
+            let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
+            if name.isEmpty { return try rt.makeString(msg) }
+            if msg.isEmpty { return try rt.makeString(name) }
+            return try rt.makeString("\(name): \(msg)")
+        }
+        let types: [ErrorType] = [.error, .typeError, .rangeError, .syntaxError, .referenceError, .evalError, .uriError]
+        for type in types {
+            let p: JSObject
+            if type == .error { p = proto } else {
+                p = try newObject(prototype: proto)
+                try put(p, "name", try makeString(type.rawValue))
+                try put(p, "message", try makeString(""))
+            }
+            realm.errorPrototypes[type] = p
+            let c = try constructor(type.rawValue, length: 1, prototype: p) { rt, _, args, newTarget throws(JSException) in
+                let nt = newTarget.isUndefined ? Value(cell: rt.realm.errorConstructors[type]!.cell) : newTarget
+                let o = try rt.ordinaryCreateFromConstructor(nt, fallback: rt.realm.errorPrototypes[type])
+                header(o.cell).pointee.kind = .error
+                rt.heap.pushRoot(Value(cell: o.cell))
+                defer { rt.heap.popRoots(1) }
+                let m = rt.arg(args, 0)
+                if !m.isUndefined { try rt.put(o, "message", try rt.toString(m)) }
+                let opts = rt.arg(args, 1)
+                if rt.isObject(opts), try rt.hasProperty(JSObject(opts), rt.key("cause")) {
+                    try rt.put(o, "cause", try rt.get(JSObject(opts), "cause"))
+                }
+                let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
+                let head = msg.isEmpty ? type.rawValue : "\(type.rawValue): \(msg)"
+                try rt.put(o, "stack", try rt.makeString(head + "\n" + rt.stackTrace()))
+                return Value(cell: o.cell)
+            }
+            realm.errorConstructors[type] = c
+            if type != .error { _ = try setPrototype(c, Value(cell: realm.errorConstructors[.error]!.cell)) }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+// The bytecode interpreter: a loop over unsafe pointers into the instruction stream and
+// one contiguous register file. JS-to-JS calls push a frame and continue in the same
+// loop (no Swift recursion); native code that calls back into JS re-enters `run` with
+// an entry depth, bounded by `maxNativeDepth`. Exceptions unwind through each code
+// block's handler table.
+
+import JSSyntax
+import JSBytecode
+import JSBytecompiler
+
+/// Per-code-block runtime data: instructions, materialized constants, atoms, caches.
+final class CodeData {
+    let code: CodeBlock
+    let instructions: UnsafeMutablePointer<Int32>
+    let constants: UnsafeMutablePointer<Value>
+    let atoms: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    let caches: UnsafeMutablePointer<InlineCache>
+    let constantCount: Int
+    let atomCount: Int
+
+    init(code: CodeBlock) {
+        self.code = code
+        let ins = UnsafeMutablePointer<Int32>.allocate(capacity: max(code.instructions.count, 1))
+        code.instructions.withUnsafeBufferPointer { b in
+            if let base = b.baseAddress { ins.initialize(from: base, count: b.count) }
+        }
+        instructions = ins
+        constantCount = code.constants.count
+        constants = .allocate(capacity: max(constantCount, 1))
+        constants.initialize(repeating: .empty, count: max(constantCount, 1))
+        atomCount = code.atoms.count
+        atoms = .allocate(capacity: max(atomCount, 1))
+        atoms.initialize(repeating: nil, count: max(atomCount, 1))
+        caches = .allocate(capacity: max(code.inlineCacheCount, 1))
+        caches.initialize(repeating: InlineCache(), count: max(code.inlineCacheCount, 1))
+    }
+
+    func mark(_ m: inout Heap.Marker) {
+        m.mark(constants, count: constantCount)
+        for i in 0..<atomCount { m.mark(cell: atoms[i]) }
+    }
+}
+
+/// A monomorphic property cache: the receiver's shape and where the value was found.
+struct InlineCache {
+    var shape: UnsafeMutableRawPointer? = nil
+    /// nil: own property; else the prototype that holds it (with its shape).
+    var holder: UnsafeMutableRawPointer? = nil
+    var holderShape: UnsafeMutableRawPointer? = nil
+    var slot: Int32 = 0
+}
+
+struct Frame {
+    var data: Unmanaged<CodeData>
+    var pc: Int
+    var base: UnsafeMutablePointer<Value>
+    /// First register past this frame (registers + overflow arguments).
+    var top: UnsafeMutablePointer<Value>
+    var argc: Int
+    var this: Value
+    var callee: Value
+    var newTarget: Value
+    var env: UnsafeMutableRawPointer?
+    var envDepth: Int
+    /// Where the caller wants the result (-1: this frame was entered from native code).
+    var returnRegister: Int
+    var isConstruct: Bool
+    var exception: Value
+}
+
+extension Runtime {
+    static let registerFileSize = 1 << 20
+    static let maxNativeDepth = 200
+
+    // MARK: - Entry points
+
+    /// Parses, compiles and runs a script in the current realm; returns its completion value.
+    public func evaluateScript(_ source: SourceFile, strict: Bool = false) throws(JSException) -> Value {
+        let program: Program
+        do {
+            program = try parseScript(source, options: ParseOptions(strict: strict))
+        } catch {
+            throw try makeError(error.kind == .rangeError ? .rangeError : .syntaxError, error.message, location: "\(error.fileName):\(error.line):\(error.column)")
+        }
+        let code: CodeBlock
+        do {
+            code = try Compiler.compileScript(program)
+        } catch {
+            let (line, column) = source.position(of: error.offset)
+            throw try makeError(.syntaxError, error.message, location: "\(source.name):\(line):\(column)")
+        }
+        return try runScript(code)
+    }
+
+    public func makeError(_ type: ErrorType, _ message: String, location: String) throws(JSException) -> JSException {
+        let e = try makeError(type, message)
+        if isObject(e.value) {
+            try put(JSObject(e.value), "stack", try makeString("\(type.rawValue): \(message)\n    at \(location)"))
+        }
+        return e
+    }
+
+    func codeData(_ code: CodeBlock) -> CodeData {
+        if let d = code.runtimeData as? CodeData { return d }
+        let d = CodeData(code: code)
+        code.runtimeData = d
+        allCodeData.append(d)
+        return d
+    }
+
+    func runScript(_ code: CodeBlock) throws(JSException) -> Value {
+        let data = codeData(code)
+        let base = frames.last.map { $0.top } ?? registers
+        let top = base + code.registerCount
+        if top >= registers + Runtime.registerFileSize { throw try rangeError("Maximum call stack size exceeded") }
+        for i in 0..<code.registerCount { base[i] = .undefined }
+        frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: 0,
+                            this: Value(cell: realm.global.cell), callee: .undefined, newTarget: .undefined,
+                            env: nil, envDepth: 0, returnRegister: -1, isConstruct: false, exception: .undefined))
+        return try run(entryDepth: frames.count - 1)
+    }
+
+    /// Calls a function value from native code.
+    func callFunction(_ f: Value, this: Value, _ args: UnsafeBufferPointer<Value>, newTarget: Value = .undefined) throws(JSException) -> Value {
+        guard f.isCell else { throw try typeError("\(try describeForError(f)) is not a function") }
+        let o = JSObject(f)
+        switch o.kind {
+        case .nativeFunction:
+            if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
+            nativeDepth += 1
+            defer { nativeDepth -= 1 }
+            return try natives[Int(o.word(0))](self, this, args, newTarget)
+        case .function:
+            if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
+            nativeDepth += 1
+            defer { nativeDepth -= 1 }
+            let base = frames.last.map { $0.top } ?? registers
+            try pushFrame(function: o, this: this, args: args, base: base, returnRegister: -1, newTarget: newTarget)
+            return try run(entryDepth: frames.count - 1)
+        case .boundFunction:
+            return try callBound(o, args, newTarget: newTarget)
+        default:
+            throw try typeError("\(try describeForError(f)) is not a function")
+        }
+    }
+
+    /// Construct(f, args, newTarget).
+    func construct(_ f: Value, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
+        guard f.isCell, isObject(f), JSObject(f).flags & ObjectFlags.constructor != 0 else {
+            throw try typeError("\(try describeForError(f)) is not a constructor")
+        }
+        let o = JSObject(f)
+        switch o.kind {
+        case .function:
+            let thisObj = try ordinaryCreateFromConstructor(newTarget)
+            let result = try callFunction(f, this: Value(cell: thisObj.cell), args, newTarget: newTarget)
+            return isObject(result) ? result : Value(cell: thisObj.cell)
+        case .nativeFunction, .boundFunction:
+            return try callFunction(f, this: .undefined, args, newTarget: newTarget)
+        default:
+            throw try typeError("not a constructor")
+        }
+    }
+
+    /// OrdinaryCreateFromConstructor with %Object.prototype% as the fallback.
+    func ordinaryCreateFromConstructor(_ newTarget: Value, fallback: JSObject? = nil) throws(JSException) -> JSObject {
+        let proto = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+        if isObject(proto) { return try newObject(prototype: JSObject(proto)) }
+        return try newObject(prototype: fallback ?? realm.objectPrototype)
+    }
+
+    func callBound(_ o: JSObject, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
+        let target = o.extraValue(0)
+        let boundThis = o.extraValue(1)
+        let bound = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2)))
+        let boundCount = bound.map { Int($0.pointee.bits) } ?? 0
+        return try withUnsafeTemporaryAllocation(of: Value.self, capacity: boundCount + args.count) { buf throws(JSException) in
+            for i in 0..<boundCount { buf[i] = bound![1 + i] }
+            for i in 0..<args.count { buf[boundCount + i] = args[i] }
+            let all = UnsafeBufferPointer(start: buf.baseAddress, count: boundCount + args.count)
+            if !newTarget.isUndefined {
+                let nt = newTarget.bits == Value(cell: o.cell).bits ? target : newTarget
+                return try construct(target, all, newTarget: nt)
+            }
+            return try callFunction(target, this: boundThis, all)
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Sets up a frame for a bytecode function at `base`.
+    func pushFrame(function o: JSObject, this: Value, args: UnsafeBufferPointer<Value>, base: UnsafeMutablePointer<Value>,
+                   returnRegister: Int, newTarget: Value) throws(JSException) {
+        let data = functionCodeData(o)
+        let code = data.code
+        if o.flags & ObjectFlags.classConstructor != 0 && newTarget.isUndefined {
+            throw try typeError("Class constructor \(code.name) cannot be invoked without 'new'")
+        }
+        let p = code.parameterCount
+        let r = code.registerCount
+        let overflow = max(0, args.count - p)
+        let top = base + r + overflow
+        if top >= registers + Runtime.registerFileSize || frames.count > 100_000 {
+            throw try rangeError("Maximum call stack size exceeded")
+        }
+        // Arguments may overlap the new frame (they sit at the caller's top): copy up first.
+        if overflow > 0 { for i in 0..<overflow { base[r + i] = args[p + i] } }
+        let n = min(args.count, p)
+        if let a = args.baseAddress, a != UnsafePointer(base) {
+            for i in 0..<n { base[i] = a[i] }
+        }
+        if n < r { for i in n..<r { base[i] = .undefined } }
+        var thisValue = this
+        var newTargetValue = newTarget
+        if code.kind == .arrow {
+            // Lexical this/new.target captured at closure creation.
+            if let ctx = UnsafeMutableRawPointer(bitPattern: UInt(o.word(2) & 0x0000_FFFF_FFFF_FFFF)), o.word(2) != 0,
+               header(ctx).pointee.kind == .environment {
+                thisValue = Environment(ctx).slots[0]
+                newTargetValue = Environment(ctx).slots[1]
+            }
+        } else if !code.isStrict {
+            if this.isNullish { thisValue = Value(cell: realm.global.cell) }
+            else if !isObject(this) { thisValue = Value(cell: try toObject(this).cell) }
+        }
+        var env = UnsafeMutableRawPointer(bitPattern: UInt(o.word(1)))
+        if code.functionEnvironmentSize > 0 {
+            for i in 0..<r { _ = i }
+            let e = try makeEnvironment(parent: env, count: code.functionEnvironmentSize)
+            env = e.cell
+        }
+        frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: args.count,
+                            this: thisValue, callee: Value(cell: o.cell), newTarget: newTargetValue,
+                            env: env, envDepth: 0, returnRegister: returnRegister,
+                            isConstruct: !newTarget.isUndefined, exception: .undefined))
+    }
+
+    func functionCodeData(_ o: JSObject) -> CodeData {
+        let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0)))!
+        let code = Unmanaged<CodeBlock>.fromOpaque(raw).takeUnretainedValue()
+        return codeData(code)
+    }
+
+    // MARK: - Closures
+
+    func makeClosure(_ code: CodeBlock, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> Value {
+        let isArrow = code.kind == .arrow
+        let isMethod = code.kind == .method || code.kind == .getter || code.kind == .setter
+        let shape = isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
+        if let e = env { heap.pushRoot(Value(cell: e)) }
+        defer { if env != nil { heap.popRoots(1) } }
+        var context: UnsafeMutableRawPointer? = nil
+        if isArrow && code.capturesThis {
+            let ctx = try makeEnvironment(parent: nil, count: 2)
+            ctx.slots[0] = frame.this
+            ctx.slots[1] = frame.newTarget
+            context = ctx.cell
+            heap.pushRoot(Value(cell: ctx.cell))
+        }
+        defer { if context != nil { heap.popRoots(1) } }
+        let f = try allocateObject(.function, shape: shape)
+        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(code).toOpaque())))
+        f.setWord(1, UInt64(UInt(bitPattern: env)))
+        f.setWord(2, context.map { UInt64(UInt(bitPattern: $0)) } ?? 0)
+        heap.pushRoot(Value(cell: f.cell))
+        defer { heap.popRoots(1) }
+        let fv = Value(cell: f.cell)
+        try defineOwnProperty(f, key("length"), .data(Value(code.length), [.configurable]))
+        try defineOwnProperty(f, key("name"), .data(try makeString(code.name), [.configurable]))
+        if !isArrow && !isMethod && code.kind == .normal {
+            f.flags |= ObjectFlags.constructor
+            let proto = try newObject()
+            try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))
+            try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
+        }
+        return fv
+    }
+}
+
+extension Runtime {
+    /// Marks the live registers and frame state.
+    func markFrames(_ m: inout Heap.Marker) {
+        if let last = frames.last {
+            let count = registers.distance(to: last.top)
+            m.mark(registers, count: count)
+        }
+        for f in frames {
+            m.mark(f.this); m.mark(f.callee); m.mark(f.newTarget); m.mark(f.exception)
+            m.mark(cell: f.env)
+        }
+        for d in allCodeData { d.mark(&m) }
+    }
+}

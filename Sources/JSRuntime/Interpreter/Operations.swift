@@ -1,0 +1,483 @@
+// The interpreter's slow paths and the abstract operations they use.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSBytecode
+
+extension Runtime {
+    // MARK: - Constants and atoms
+
+    func constantValue(_ data: CodeData, _ i: Int) throws(JSException) -> Value {
+        let v = data.constants[i]
+        if !v.isEmpty { return v }
+        let made: Value
+        switch data.code.constants[i] {
+        case .number(let d): made = Value(d)
+        case .string(let s): made = try makeString(s)
+        case .bigint(let s): made = try makeString(s)
+        default: made = .undefined
+        }
+        data.constants[i] = made
+        return made
+    }
+
+    func constantString(_ data: CodeData, _ i: Int) throws(JSException) -> String {
+        if case .string(let s) = data.code.constants[i] { return String(decoding: s, as: UTF16.self) }
+        return ""
+    }
+
+    @inline(__always)
+    func atom(_ data: CodeData, _ i: Int) throws(JSException) -> UnsafeMutableRawPointer {
+        if let a = data.atoms[i] { return a }
+        let a = try atomize(try makeString(data.code.atoms[i]))
+        data.atoms[i] = a
+        return a
+    }
+
+    func atomString(_ data: CodeData, _ i: Int) throws(JSException) -> String {
+        String(decoding: data.code.atoms[i], as: UTF16.self)
+    }
+
+    func tdzError(_ data: CodeData, _ atomIndex: Int) throws(JSException) -> JSException {
+        try referenceError("Cannot access '\(try atomString(data, atomIndex))' before initialization")
+    }
+
+    // MARK: - Numbers
+
+    public func toInt32(_ v: Value) throws(JSException) -> Int32 {
+        if v.isInt32 { return v.asInt32 }
+        let d = try toNumber(v)
+        return doubleToInt32(d)
+    }
+
+    public func doubleToInt32(_ d: Double) -> Int32 {
+        if !d.isFinite { return 0 }
+        if abs(d) < 2147483648 { return Int32(d) }
+        let m = fmod(d.rounded(.towardZero), 4294967296)
+        let u = m < 0 ? m + 4294967296 : m
+        return Int32(bitPattern: UInt32(u))
+    }
+
+    public func toUint32(_ v: Value) throws(JSException) -> UInt32 { UInt32(bitPattern: try toInt32(v)) }
+
+    func jsRemainder(_ x: Double, _ y: Double) -> Double {
+        if x.isNaN || y.isNaN || x.isInfinite || y == 0 { return .nan }
+        if y.isInfinite || x == 0 { return x }
+        return fmod(x, y)
+    }
+
+    func jsPow(_ x: Double, _ y: Double) -> Double {
+        if y.isNaN { return .nan }
+        if y == 0 { return 1 }
+        if (x == 1 || x == -1) && y.isInfinite { return .nan }
+        return pow(x, y)
+    }
+
+    // MARK: - Operators
+
+    func addSlow(_ a: Value, _ b: Value) throws(JSException) -> Value {
+        if isString(a) && isString(b) { return try concat(a, b) }
+        let pa = try toPrimitive(a), pb = try toPrimitive(b)
+        if isString(pa) || isString(pb) {
+            heap.pushRoot(pa); heap.pushRoot(pb)
+            defer { heap.popRoots(2) }
+            let sa = try toString(pa)
+            heap.pushRoot(sa)
+            defer { heap.popRoots(1) }
+            let sb = try toString(pb)
+            return try concat(sa, sb)
+        }
+        return Value(try toNumber(pa) + toNumber(pb))
+    }
+
+    /// IsLessThan-based relational comparison.
+    func compare(_ op: Opcode, _ a: Value, _ b: Value) throws(JSException) -> Bool {
+        if a.isNumber && b.isNumber {
+            let x = a.asNumber, y = b.asNumber
+            switch op { case .lt: return x < y; case .le: return x <= y; case .gt: return x > y; default: return x >= y }
+        }
+        let pa = try toPrimitive(a, .number), pb = try toPrimitive(b, .number)
+        if isString(pa) && isString(pb) {
+            let c = try flatten(pa).compare(try flatten(pb))
+            switch op { case .lt: return c < 0; case .le: return c <= 0; case .gt: return c > 0; default: return c >= 0 }
+        }
+        let x = try toNumber(pa), y = try toNumber(pb)
+        switch op { case .lt: return x < y; case .le: return x <= y; case .gt: return x > y; default: return x >= y }
+    }
+
+    /// IsLooselyEqual.
+    public func looseEquals(_ a: Value, _ b: Value) throws(JSException) -> Bool {
+        if a.isNumber && b.isNumber { return a.asNumber == b.asNumber }
+        if a.isNullish && b.isNullish { return true }
+        if isString(a) && isString(b) { return strictEquals(a, b) }
+        if a.isNullish || b.isNullish { return false }
+        if a.isBool { return try looseEquals(Value(a.asBool ? 1 : 0), b) }
+        if b.isBool { return try looseEquals(a, Value(b.asBool ? 1 : 0)) }
+        if a.isNumber && isString(b) { return a.asNumber == (try toNumber(b)) }
+        if isString(a) && b.isNumber { return (try toNumber(a)) == b.asNumber }
+        if isObject(a) && isObject(b) { return a.bits == b.bits }
+        if isObject(a) && !isObject(b) { return try looseEquals(try toPrimitive(a), b) }
+        if isObject(b) && !isObject(a) { return try looseEquals(a, try toPrimitive(b)) }
+        return strictEquals(a, b)
+    }
+
+    func typeOf(_ v: Value) throws(JSException) -> Value {
+        let name: String
+        if v.isNumber { name = "number" }
+        else if v.isUndefined { name = "undefined" }
+        else if v.isNull { name = "object" }
+        else if v.isBool { name = "boolean" }
+        else if isString(v) { name = "string" }
+        else if isSymbol(v) { name = "symbol" }
+        else if isCallable(v) { name = "function" }
+        else { name = "object" }
+        return Value(cell: atom(name))
+    }
+
+    public func isCallable(_ v: Value) -> Bool {
+        guard v.isCell else { return false }
+        switch header(v.asCell).pointee.kind {
+        case .function, .nativeFunction, .boundFunction: return true
+        default: return false
+        }
+    }
+
+    /// InstanceofOperator (OrdinaryHasInstance; @@hasInstance comes with Symbol).
+    func instanceOf(_ v: Value, _ target: Value) throws(JSException) -> Bool {
+        guard isObject(target) else { throw try typeError("Right-hand side of 'instanceof' is not an object") }
+        guard isCallable(target) else { throw try typeError("Right-hand side of 'instanceof' is not callable") }
+        var t = JSObject(target)
+        if t.kind == .boundFunction { t = JSObject(t.extraValue(0)) }
+        guard isObject(v) else { return false }
+        let proto = try get(t, key("prototype"), receiver: Value(cell: t.cell))
+        guard isObject(proto) else { throw try typeError("Function has non-object prototype in instanceof check") }
+        var o = JSObject(v).prototype
+        while o.isCell {
+            if o.bits == proto.bits { return true }
+            o = JSObject(o).prototype
+        }
+        return false
+    }
+
+    // MARK: - ToObject
+
+    public func toObject(_ v: Value) throws(JSException) -> JSObject {
+        if isObject(v) { return JSObject(v) }
+        if v.isNullish { throw try typeError("Cannot convert undefined or null to object") }
+        let proto: JSObject
+        if isString(v) { proto = realm.stringPrototype }
+        else if v.isNumber { proto = realm.numberPrototype }
+        else if v.isBool { proto = realm.booleanPrototype }
+        else { proto = realm.symbolPrototype }
+        heap.pushRoot(v)
+        defer { heap.popRoots(1) }
+        let shape = try makeRootShape(prototype: Value(cell: proto.cell))
+        let o = try allocateObject(.boxedPrimitive, shape: shape)
+        o.setExtraValue(1, v)
+        return o
+    }
+
+    /// The prototype to look properties up on for a primitive receiver.
+    func primitivePrototype(_ v: Value) throws(JSException) -> JSObject {
+        if isString(v) { return realm.stringPrototype }
+        if v.isNumber { return realm.numberPrototype }
+        if v.isBool { return realm.booleanPrototype }
+        if isSymbol(v) { return realm.symbolPrototype }
+        throw try typeError("Cannot read properties of \(v.isNull ? "null" : "undefined")")
+    }
+
+    // MARK: - Property access from bytecode
+
+    func getNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
+        if base.isCell {
+            let kind = header(base.asCell).pointee.kind
+            if kind != .string && kind != .rope && kind != .symbol {
+                let o = JSObject(base)
+                let shape = o.shape
+                if cache.pointee.shape == shape {
+                    if let holder = cache.pointee.holder {
+                        let h = JSObject(holder)
+                        if h.shape == cache.pointee.holderShape { return h.slot(Int(cache.pointee.slot)) }
+                    } else {
+                        return o.slot(Int(cache.pointee.slot))
+                    }
+                }
+                let a = try atom(data, atomIndex)
+                let k = PropertyKey(cell: a)
+                // Fill the cache for own and direct-prototype data properties.
+                if !ShapeCell(shape).isDictionary && o.kind != .array || (o.kind == .array && a != atom("length")) {
+                    if let entry = ShapeCell(shape).lookup(k), !entry.attributes.contains(.accessor) {
+                        if !ShapeCell(shape).isDictionary {
+                            cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
+                        }
+                        return o.slot(entry.slot)
+                    }
+                    let proto = o.prototype
+                    if proto.isCell, !ShapeCell(shape).isDictionary {
+                        let p = JSObject(proto)
+                        if !ShapeCell(p.shape).isDictionary, let entry = ShapeCell(p.shape).lookup(k),
+                           !entry.attributes.contains(.accessor), ShapeCell(shape).lookup(k) == nil {
+                            cache.pointee = InlineCache(shape: shape, holder: p.cell, holderShape: p.shape, slot: Int32(entry.slot))
+                            return p.slot(entry.slot)
+                        }
+                    }
+                }
+                return try get(o, .named(k), receiver: base)
+            }
+        }
+        if base.isNullish {
+            throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined") (reading '\(try atomString(data, atomIndex))')")
+        }
+        let a = try atom(data, atomIndex)
+        if isString(base) && a == atom("length") { return Value(stringLength(base)) }
+        return try get(try primitivePrototype(base), .named(PropertyKey(cell: a)), receiver: base)
+    }
+
+    func setNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
+                  cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
+        if isObject(base) {
+            let o = JSObject(base)
+            if cache.pointee.shape == o.shape && cache.pointee.holder == nil {
+                o.setSlot(Int(cache.pointee.slot), value)
+                return
+            }
+            let k = PropertyKey(cell: try atom(data, atomIndex))
+            let shape = o.shape
+            if !ShapeCell(shape).isDictionary, let entry = ShapeCell(shape).lookup(k), entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
+                cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
+                o.setSlot(entry.slot, value)
+                return
+            }
+            if !(try set(o, .named(k), value, receiver: base)) && strict {
+                throw try typeError("Cannot assign to read only property '\(try atomString(data, atomIndex))' of object")
+            }
+            return
+        }
+        if base.isNullish {
+            throw try typeError("Cannot set properties of \(base.isNull ? "null" : "undefined") (setting '\(try atomString(data, atomIndex))')")
+        }
+        let k = PropertyKey(cell: try atom(data, atomIndex))
+        let ok = try set(try primitivePrototype(base), .named(k), value, receiver: base)
+        if !ok && strict { throw try typeError("Cannot create property '\(try atomString(data, atomIndex))' on primitive") }
+    }
+
+    func getElement(_ base: Value, _ keyValue: Value) throws(JSException) -> Value {
+        if isObject(base) {
+            let o = JSObject(base)
+            if keyValue.isInt32 && keyValue.asInt32 >= 0 {
+                let i = Int(keyValue.asInt32)
+                if i < o.elementsLength, let e = o.elements {
+                    let v = e[i]
+                    if !v.isEmpty { return v }
+                }
+                return try get(o, .index(UInt32(i)), receiver: base)
+            }
+            return try get(o, try toPropertyKey(keyValue), receiver: base)
+        }
+        if base.isNullish {
+            throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined")")
+        }
+        if isString(base), keyValue.isInt32, keyValue.asInt32 >= 0 {
+            let s = try flatten(base)
+            let i = Int(keyValue.asInt32)
+            if i < s.length {
+                var unit = s[i]
+                return try withUnsafePointer(to: &unit) { p throws(JSException) in try makeString(UnsafeBufferPointer(start: p, count: 1)) }
+            }
+            return .undefined
+        }
+        let k = try toPropertyKey(keyValue)
+        if isString(base), case .named(let pk) = k, pk.cell == atom("length") { return Value(stringLength(base)) }
+        if isString(base), case .index(let i) = k {
+            let s = try flatten(base)
+            if Int(i) < s.length {
+                var unit = s[Int(i)]
+                return try withUnsafePointer(to: &unit) { p throws(JSException) in try makeString(UnsafeBufferPointer(start: p, count: 1)) }
+            }
+        }
+        return try get(try primitivePrototype(base), k, receiver: base)
+    }
+
+    func setElement(_ base: Value, _ keyValue: Value, _ value: Value, strict: Bool) throws(JSException) {
+        if isObject(base) {
+            let o = JSObject(base)
+            if keyValue.isInt32 && keyValue.asInt32 >= 0 && o.flags & (ObjectFlags.sparseElements | ObjectFlags.nonExtensible) == 0 {
+                let i = Int(keyValue.asInt32)
+                if i < o.elementsLength, let e = o.elements, !e[i].isEmpty {
+                    e[i] = value
+                    return
+                }
+                if o.kind == .array && i == o.elementsLength && UInt32(i) >= o.arrayLength && o.flags & ArrayFlags.lengthReadOnly == 0,
+                   !(try protoChainHasIndexedProperties(o)) {
+                    o.ensureElementsCapacity(i + 1)
+                    o.elements![i] = value
+                    o.elementsLength = i + 1
+                    o.arrayLength = UInt32(i + 1)
+                    return
+                }
+            }
+            let k = try toPropertyKey(keyValue)
+            if !(try set(o, k, value, receiver: base)) && strict {
+                throw try typeError("Cannot assign to read only property '\(try flatten(try self.keyValue(k)).swiftString)' of object")
+            }
+            return
+        }
+        if base.isNullish { throw try typeError("Cannot set properties of \(base.isNull ? "null" : "undefined")") }
+        let k = try toPropertyKey(keyValue)
+        let ok = try set(try primitivePrototype(base), k, value, receiver: base)
+        if !ok && strict { throw try typeError("Cannot create property on primitive") }
+    }
+
+    func protoChainHasIndexedProperties(_ o: JSObject) throws(JSException) -> Bool {
+        var p = o.prototype
+        while p.isCell {
+            let po = JSObject(p)
+            if po.elementsLength > 0 || po.flags & ObjectFlags.sparseElements != 0 { return true }
+            p = po.prototype
+        }
+        return false
+    }
+
+    func deleteValueProperty(_ base: Value, _ k: Key, strict: Bool) throws(JSException) -> Bool {
+        let o = try toObject(base)
+        let ok = try deleteProperty(o, k)
+        if !ok && strict { throw try typeError("Cannot delete property '\(try flatten(try keyValue(k)).swiftString)'") }
+        return ok
+    }
+
+    func setFunctionName(_ f: JSObject, _ k: Key, prefix: String? = nil) throws(JSException) {
+        var name: Value
+        if case .named(let pk) = k, pk.isSymbol {
+            let d = symbolDescription(pk.value)
+            name = d.isUndefined ? try makeString("") : try concat(try makeString("["), try concat(d, try makeString("]")))
+        } else {
+            name = try keyValue(k)
+        }
+        if let p = prefix { name = try concat(try makeString(p + " "), name) }
+        try defineOwnProperty(f, key("name"), .data(name, [.configurable]))
+    }
+
+    // MARK: - Spread and copying
+
+    func spreadInto(_ array: JSObject, _ source: Value) throws(JSException) {
+        guard isObject(source) else {
+            if isString(source) {
+                let s = try flatten(source)
+                var i = 0
+                while i < s.length {
+                    var units: [UInt16] = [s[i]]
+                    if s[i] >= 0xD800 && s[i] <= 0xDBFF && i + 1 < s.length && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF {
+                        units.append(s[i + 1]); i += 1
+                    }
+                    i += 1
+                    try createDataProperty(array, .index(array.arrayLength), try makeString(units))
+                }
+                return
+            }
+            throw try typeError("\(try describeForError(source)) is not iterable")
+        }
+        let o = JSObject(source)
+        guard o.kind == .array || o.kind == .arguments else {
+            throw try typeError("spreading non-array iterables is not supported by the runtime yet")
+        }
+        let n = try toLength(try get(o, key("length"), receiver: source))
+        for i in 0..<n {
+            let v = try get(o, .index(UInt32(i)), receiver: source)
+            try createDataProperty(array, .index(array.arrayLength), v)
+        }
+    }
+
+    func copyDataProperties(_ target: JSObject, _ source: Value) throws(JSException) {
+        if source.isNullish { return }
+        let from = try toObject(source)
+        for k in try ownKeys(from) {
+            if let p = try getOwnProperty(from, k), p.attributes.contains(.enumerable) {
+                try createDataProperty(target, k, try get(from, k, receiver: Value(cell: from.cell)))
+            }
+        }
+    }
+
+    public func toLength(_ v: Value) throws(JSException) -> Int {
+        let d = try toNumber(v)
+        if d.isNaN || d <= 0 { return 0 }
+        return Int(min(d.rounded(.towardZero), 9007199254740991))
+    }
+
+    // MARK: - for-in
+
+    /// A for-in iterator: an array of the enumerable string keys, visited lazily.
+    func forInIterator(_ v: Value) throws(JSException) -> Value {
+        let keys = try newArray()
+        heap.pushRoot(Value(cell: keys.cell))
+        defer { heap.popRoots(1) }
+        if v.isNullish { return Value(cell: keys.cell) }
+        var o: JSObject? = try toObject(v)
+        var seen: Set<UInt64> = []
+        var n: UInt32 = 0
+        while let obj = o {
+            for k in try ownKeys(obj) {
+                if case .named(let pk) = k, pk.isSymbol { continue }
+                let kv = try keyValue(k)
+                let atomKey = try atomize(kv)
+                if seen.contains(UInt64(UInt(bitPattern: atomKey))) { continue }
+                seen.insert(UInt64(UInt(bitPattern: atomKey)))
+                if let p = try getOwnProperty(obj, k), p.attributes.contains(.enumerable) {
+                    try createDataProperty(keys, .index(n), Value(cell: atomKey))
+                    n += 1
+                }
+            }
+            let p = obj.prototype
+            o = p.isCell ? JSObject(p) : nil
+        }
+        // Word 1 of the array: the cursor; word 2: the object (to skip deleted keys).
+        keys.setWord(1, 0)
+        keys.setExtraValue(2, v.isNullish ? .undefined : Value(cell: try toObject(v).cell))
+        return Value(cell: keys.cell)
+    }
+
+    func forInNext(_ iterator: Value) throws(JSException) -> Value? {
+        let keys = JSObject(iterator)
+        while true {
+            let i = Int(keys.word(1))
+            if i >= Int(keys.arrayLength) { return nil }
+            keys.setWord(1, UInt64(i + 1))
+            let k = keys.elements![i]
+            // Skip keys deleted during the loop.
+            let target = keys.extraValue(2)
+            if isObject(target), !(try hasProperty(JSObject(target), try key(fromString: k))) { continue }
+            return k
+        }
+    }
+
+    // MARK: - arguments
+
+    func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
+        heap.pushRoot(Value(cell: values.cell))
+        defer { heap.popRoots(1) }
+        let shape = try makeRootShape(prototype: Value(cell: realm.objectPrototype.cell))
+        let a = try allocateObject(.arguments, shape: shape)
+        // Move the elements over.
+        a.elements = values.elements
+        a.elementsLength = values.elementsLength
+        a.elementsCapacity = values.elementsCapacity
+        values.elements = nil
+        values.elementsLength = 0
+        values.elementsCapacity = 0
+        heap.pushRoot(Value(cell: a.cell))
+        defer { heap.popRoots(1) }
+        try defineOwnProperty(a, key("length"), .data(Value(a.elementsLength), .hidden))
+        if !strict { try defineOwnProperty(a, key("callee"), .data(callee, .hidden)) }
+        return Value(cell: a.cell)
+    }
+
+    // MARK: - Messages
+
+    /// A short description of a value for error messages.
+    public func describeForError(_ v: Value) throws(JSException) -> String {
+        if isString(v) { return "\"\(try flatten(v).swiftString)\"" }
+        if isObject(v) { return isCallable(v) ? "function" : "object" }
+        if isSymbol(v) { return "Symbol()" }
+        return try flatten(try toString(v)).swiftString
+    }
+}

@@ -1,0 +1,487 @@
+// The dispatch loop.
+
+import JSBytecode
+
+extension Runtime {
+    /// Runs frames until the frame at `entryDepth` returns; returns its result.
+    func run(entryDepth: Int) throws(JSException) -> Value {
+        while true {
+            do {
+                return try runLoop(entryDepth: entryDepth)
+            } catch {
+                // Unwind to a handler in a frame at or above entryDepth.
+                if !(try unwind(error.value, entryDepth: entryDepth)) {
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Finds a handler for `exception`; pops frames that have none. False if the entry
+    /// frame was popped (the exception propagates to the native caller).
+    func unwind(_ exception: Value, entryDepth: Int) throws(JSException) -> Bool {
+        while frames.count > entryDepth {
+            let i = frames.count - 1
+            let data = frames[i].data.takeUnretainedValue()
+            let pc = frames[i].pc
+            for h in data.code.handlers where Int(h.start) <= pc && pc < Int(h.end) {
+                // Restore the environment depth of the handler.
+                while frames[i].envDepth > Int(h.scopeDepth) {
+                    frames[i].env = Environment(frames[i].env!).parent
+                    frames[i].envDepth -= 1
+                }
+                frames[i].pc = Int(h.target)
+                frames[i].exception = exception
+                return true
+            }
+            frames.removeLast()
+        }
+        return false
+    }
+
+    @inline(__always) func fail(_ e: JSException) -> JSException { e }
+
+    // swiftlint:disable:next function_body_length cyclomatic_complexity
+    func runLoop(entryDepth: Int) throws(JSException) -> Value {
+        var fi = frames.count - 1
+        var data = frames[fi].data.takeUnretainedValue()
+        var ins = data.instructions
+        var pc = frames[fi].pc
+        var r = frames[fi].base
+        @inline(__always) func op(_ i: Int) -> Int { Int(ins[pc + i]) }
+
+        while true {
+            frames[fi].pc = pc
+            let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: ins[pc]))!
+            switch opcode {
+            case .mov:
+                r[op(1)] = r[op(2)]
+                pc += 3
+            case .loadConst:
+                r[op(1)] = try constantValue(data, op(2))
+                pc += 3
+            case .loadInt:
+                r[op(1)] = Value(int32: ins[pc + 2])
+                pc += 3
+            case .loadUndefined: r[op(1)] = .undefined; pc += 2
+            case .loadNull: r[op(1)] = .null; pc += 2
+            case .loadTrue: r[op(1)] = .true; pc += 2
+            case .loadFalse: r[op(1)] = .false; pc += 2
+            case .loadEmpty: r[op(1)] = .empty; pc += 2
+            case .loadThis:
+                let t = frames[fi].this
+                if t.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
+                r[op(1)] = t
+                pc += 2
+            case .loadNewTarget: r[op(1)] = frames[fi].newTarget; pc += 2
+            case .loadCallee: r[op(1)] = frames[fi].callee; pc += 2
+
+            // MARK: Arithmetic
+            case .add:
+                let a = r[op(2)], b = r[op(3)]
+                if a.isInt32 && b.isInt32 {
+                    let (s, o) = a.asInt32.addingReportingOverflow(b.asInt32)
+                    r[op(1)] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
+                } else if a.isNumber && b.isNumber {
+                    r[op(1)] = Value(a.asNumber + b.asNumber)
+                } else {
+                    r[op(1)] = try addSlow(a, b)
+                }
+                pc += 4
+            case .sub:
+                let a = r[op(2)], b = r[op(3)]
+                if a.isInt32 && b.isInt32 {
+                    let (s, o) = a.asInt32.subtractingReportingOverflow(b.asInt32)
+                    r[op(1)] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
+                } else {
+                    r[op(1)] = Value(try toNumber(a) - toNumber(b))
+                }
+                pc += 4
+            case .mul:
+                let a = r[op(2)], b = r[op(3)]
+                if a.isInt32 && b.isInt32 {
+                    let (m, o) = a.asInt32.multipliedReportingOverflow(by: b.asInt32)
+                    if !o && m != 0 { r[op(1)] = Value(int32: m) } else { r[op(1)] = Value(Double(a.asInt32) * Double(b.asInt32)) }
+                } else {
+                    r[op(1)] = Value(try toNumber(a) * toNumber(b))
+                }
+                pc += 4
+            case .div:
+                let a = r[op(2)], b = r[op(3)]
+                r[op(1)] = Value(try toNumber(a) / toNumber(b))
+                pc += 4
+            case .mod:
+                let a = r[op(2)], b = r[op(3)]
+                if a.isInt32 && b.isInt32 && a.asInt32 >= 0 && b.asInt32 > 0 {
+                    r[op(1)] = Value(int32: a.asInt32 % b.asInt32)
+                } else {
+                    let x = try toNumber(a), y = try toNumber(b)
+                    r[op(1)] = Value(jsRemainder(x, y))
+                }
+                pc += 4
+            case .exp:
+                let x = try toNumber(r[op(2)]), y = try toNumber(r[op(3)])
+                r[op(1)] = Value(jsPow(x, y))
+                pc += 4
+            case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
+                let a = r[op(2)], b = r[op(3)]
+                let x = a.isInt32 ? a.asInt32 : try toInt32(a)
+                let y = b.isInt32 ? b.asInt32 : try toInt32(b)
+                switch opcode {
+                case .bitAnd: r[op(1)] = Value(int32: x & y)
+                case .bitOr: r[op(1)] = Value(int32: x | y)
+                case .bitXor: r[op(1)] = Value(int32: x ^ y)
+                case .shl: r[op(1)] = Value(int32: x << (y & 31))
+                case .sar: r[op(1)] = Value(int32: x >> (y & 31))
+                default: r[op(1)] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
+                }
+                pc += 4
+
+            // MARK: Comparison
+            case .eq: r[op(1)] = Value(try looseEquals(r[op(2)], r[op(3)])); pc += 4
+            case .ne: r[op(1)] = Value(!(try looseEquals(r[op(2)], r[op(3)]))); pc += 4
+            case .strictEq: r[op(1)] = Value(strictEquals(r[op(2)], r[op(3)])); pc += 4
+            case .strictNe: r[op(1)] = Value(!strictEquals(r[op(2)], r[op(3)])); pc += 4
+            case .lt, .le, .gt, .ge:
+                let a = r[op(2)], b = r[op(3)]
+                let result: Bool
+                if a.isInt32 && b.isInt32 {
+                    let x = a.asInt32, y = b.asInt32
+                    switch opcode { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
+                } else {
+                    result = try compare(opcode, a, b)
+                }
+                r[op(1)] = Value(result)
+                pc += 4
+            case .instanceOf: r[op(1)] = Value(try instanceOf(r[op(2)], r[op(3)])); pc += 4
+            case .in:
+                let o = r[op(3)]
+                if !isObject(o) { throw try typeError("Cannot use 'in' operator to search for a key in \(try describeForError(o))") }
+                r[op(1)] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[op(2)])))
+                pc += 4
+
+            // MARK: Unary
+            case .neg:
+                let a = r[op(2)]
+                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[op(1)] = Value(int32: -a.asInt32) }
+                else { r[op(1)] = Value(-(try toNumber(a))) }
+                pc += 3
+            case .plus, .toNumeric:
+                let a = r[op(2)]
+                r[op(1)] = a.isNumber ? a : Value(try toNumber(a))
+                pc += 3
+            case .not: r[op(1)] = Value(!toBoolean(r[op(2)])); pc += 3
+            case .bitNot:
+                let a = r[op(2)]
+                r[op(1)] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
+                pc += 3
+            case .typeOf: r[op(1)] = try typeOf(r[op(2)]); pc += 3
+            case .inc, .dec:
+                let a = r[op(2)]
+                let d: Int32 = opcode == .inc ? 1 : -1
+                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[op(1)] = Value(int32: s) }
+                else { r[op(1)] = Value(try toNumber(a) + Double(d)) }
+                pc += 3
+            case .toPropertyKey:
+                let a = r[op(2)]
+                r[op(1)] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
+                if !isString(r[op(1)]) && !isSymbol(r[op(1)]) && !r[op(1)].isNumber { r[op(1)] = try toString(r[op(1)]) }
+                pc += 3
+            case .toString: r[op(1)] = try toString(r[op(2)]); pc += 3
+            case .toObject:
+                let a = r[op(2)]
+                if a.isNullish { throw try typeError("Cannot destructure '\(try describeForError(a))' as it is \(a.isNull ? "null" : "undefined").") }
+                r[op(1)] = a
+                pc += 3
+
+            // MARK: Jumps
+            case .jmp:
+                pc += op(1)
+            case .jumpIfTrue:
+                pc += toBoolean(r[op(1)]) ? op(2) : 3
+            case .jumpIfFalse:
+                pc += toBoolean(r[op(1)]) ? 3 : op(2)
+            case .jumpIfNullish:
+                pc += r[op(1)].isNullish ? op(2) : 3
+            case .jumpIfNotNullish:
+                pc += r[op(1)].isNullish ? 3 : op(2)
+            case .jumpIfUndefined:
+                pc += r[op(1)].isUndefined ? op(2) : 3
+            case .jumpIfNotUndefined:
+                pc += r[op(1)].isUndefined ? 3 : op(2)
+            case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
+                 .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
+                let a = r[op(1)], b = r[op(2)]
+                var result: Bool
+                let base: Opcode
+                switch opcode {
+                case .jumpIfLess, .jumpIfNotLess: base = .lt
+                case .jumpIfLessEq, .jumpIfNotLessEq: base = .le
+                case .jumpIfGreater, .jumpIfNotGreater: base = .gt
+                default: base = .ge
+                }
+                if a.isInt32 && b.isInt32 {
+                    let x = a.asInt32, y = b.asInt32
+                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
+                } else {
+                    result = try compare(base, a, b)
+                }
+                switch opcode {
+                case .jumpIfNotLess, .jumpIfNotLessEq, .jumpIfNotGreater, .jumpIfNotGreaterEq: result = !result
+                default: break
+                }
+                pc += result ? op(3) : 4
+            case .loopHint:
+                pc += 2
+
+            // MARK: Globals
+            case .getGlobal:
+                r[op(1)] = try getGlobal(data, op(2), cache: data.caches + op(3))
+                pc += 4
+            case .setGlobal, .setGlobalStrict:
+                try setGlobal(data, op(1), r[op(2)], strict: opcode == .setGlobalStrict)
+                pc += 4
+            case .typeOfGlobal:
+                let a = try atom(data, op(2))
+                if let v = try lookupGlobal(a) { r[op(1)] = try typeOf(v) } else { r[op(1)] = Value(cell: atom("undefined")) }
+                pc += 3
+            case .declareGlobalVar:
+                try declareGlobalVar(try atom(data, op(1)), isFunction: op(2) != 0)
+                pc += 3
+            case .declareGlobalFunction:
+                try declareGlobalFunction(try atom(data, op(1)), r[op(2)])
+                pc += 3
+            case .declareGlobalLexical:
+                try declareGlobalLexical(try atom(data, op(1)), isConst: op(2) == 1)
+                pc += 3
+            case .initGlobalLexical:
+                let a = try atom(data, op(1))
+                if let i = realm.lexicalIndex[a] { realm.lexicalValues[i] = r[op(2)] }
+                pc += 3
+
+            // MARK: Scopes
+            case .getScope:
+                var e = frames[fi].env!
+                for _ in 0..<op(2) { e = Environment(e).parent! }
+                r[op(1)] = Environment(e).slots[op(3)]
+                pc += 4
+            case .getScopeChecked:
+                var e = frames[fi].env!
+                for _ in 0..<op(2) { e = Environment(e).parent! }
+                let v = Environment(e).slots[op(3)]
+                if v.isEmpty { throw try tdzError(data, op(4)) }
+                r[op(1)] = v
+                pc += 5
+            case .setScope, .initScope:
+                var e = frames[fi].env!
+                for _ in 0..<op(1) { e = Environment(e).parent! }
+                Environment(e).slots[op(2)] = r[op(3)]
+                pc += 4
+            case .setScopeChecked:
+                var e = frames[fi].env!
+                for _ in 0..<op(1) { e = Environment(e).parent! }
+                if Environment(e).slots[op(2)].isEmpty { throw try tdzError(data, op(4)) }
+                Environment(e).slots[op(2)] = r[op(3)]
+                pc += 5
+            case .checkTDZ:
+                if r[op(1)].isEmpty { throw try tdzError(data, op(2)) }
+                pc += 3
+            case .pushScope:
+                let env = try makeEnvironment(parent: frames[fi].env, count: op(1))
+                frames[fi].env = env.cell
+                frames[fi].envDepth += 1
+                pc += 3
+            case .popScope:
+                frames[fi].env = Environment(frames[fi].env!).parent
+                frames[fi].envDepth -= 1
+                pc += 1
+            case .copyScope:
+                let old = Environment(frames[fi].env!)
+                let env = try makeEnvironment(parent: old.parent, count: old.count)
+                let cur = Environment(frames[fi].env!)
+                for i in 0..<cur.count { env.slots[i] = cur.slots[i] }
+                env.layout = cur.layout
+                frames[fi].env = env.cell
+                pc += 1
+            case .throwConstAssign:
+                throw try typeError("Assignment to constant variable '\(try atomString(data, op(1)))'.")
+
+            // MARK: Properties
+            case .getProp:
+                r[op(1)] = try getNamed(r[op(2)], data, op(3), cache: data.caches + op(4))
+                pc += 5
+            case .setProp, .setPropStrict:
+                try setNamed(r[op(1)], data, op(2), r[op(3)], strict: opcode == .setPropStrict, cache: data.caches + op(4))
+                pc += 5
+            case .getElem:
+                r[op(1)] = try getElement(r[op(2)], r[op(3)])
+                pc += 5
+            case .setElem, .setElemStrict:
+                try setElement(r[op(1)], r[op(2)], r[op(3)], strict: opcode == .setElemStrict)
+                pc += 5
+            case .deleteProp:
+                r[op(1)] = Value(try deleteValueProperty(r[op(2)], .named(PropertyKey(cell: try atom(data, op(3)))), strict: op(4) != 0))
+                pc += 5
+            case .deleteElem:
+                r[op(1)] = Value(try deleteValueProperty(r[op(2)], try toPropertyKey(r[op(3)]), strict: op(4) != 0))
+                pc += 5
+            case .defineField:
+                try createDataProperty(JSObject(r[op(1)]), try toPropertyKey(r[op(2)]), r[op(3)])
+                pc += 4
+            case .defineMethod:
+                let k = try toPropertyKey(r[op(2)])
+                JSObject(r[op(3)]).setExtraValue(2, r[op(1)])   // home object
+                try defineOwnProperty(JSObject(r[op(1)]), k, .data(r[op(3)], op(4) != 0 ? .all : .hidden))
+                pc += 5
+            case .defineGetter, .defineSetter:
+                let k = try toPropertyKey(r[op(2)])
+                let f = r[op(3)]
+                try setFunctionName(JSObject(f), k, prefix: opcode == .defineGetter ? "get" : "set")
+                var desc = PropertyDescriptor(enumerable: op(4) != 0, configurable: true)
+                if opcode == .defineGetter { desc.get = f } else { desc.set = f }
+                try defineOwnProperty(JSObject(r[op(1)]), k, desc)
+                pc += 5
+
+            // MARK: Objects
+            case .newObject:
+                r[op(1)] = Value(cell: try newObject().cell)
+                pc += 2
+            case .newArray:
+                let count = op(3)
+                let a = try newArray(UnsafeBufferPointer(start: r + op(2), count: count))
+                r[op(1)] = Value(cell: a.cell)
+                pc += 4
+            case .arrayPush:
+                let a = JSObject(r[op(1)])
+                let n = Int(a.arrayLength)
+                let v = r[op(2)]
+                if v.isEmpty { a.arrayLength = UInt32(n + 1) } else { try createDataProperty(a, .index(UInt32(n)), v) }
+                pc += 3
+            case .arraySpread:
+                try spreadInto(JSObject(r[op(1)]), r[op(2)])
+                pc += 3
+            case .copyDataProperties:
+                try copyDataProperties(JSObject(r[op(1)]), r[op(2)])
+                pc += 5
+            case .setPrototypeOf:
+                let p = r[op(2)]
+                if isObject(p) || p.isNull { _ = try setPrototype(JSObject(r[op(1)]), p) }
+                pc += 3
+            case .newClosure:
+                guard case .function(let code) = data.code.constants[op(2)] else { fatalError("bad closure constant") }
+                r[op(1)] = try makeClosure(code, env: frames[fi].env, frame: frames[fi])
+                pc += 3
+            case .newRegExp:
+                throw try makeError(.syntaxError, "RegExp is not supported by the runtime yet")
+
+            // MARK: Calls
+            case .call, .callMethod:
+                let f = r[op(2)]
+                let argc = op(5)
+                let args = r + op(4)
+                if f.isCell && header(f.asCell).pointee.kind == .function {
+                    let returnRegister = op(1)
+                    // The callee frame starts at the caller's top; arguments are copied in.
+                    let argBuf = UnsafeBufferPointer(start: UnsafePointer(args), count: argc)
+                    try pushFrame(function: JSObject(f), this: r[op(3)], args: argBuf, base: frames[fi].top,
+                                  returnRegister: returnRegister, newTarget: .undefined)
+                    fi = frames.count - 1
+                    data = frames[fi].data.takeUnretainedValue()
+                    ins = data.instructions
+                    pc = 0
+                    r = frames[fi].base
+                    continue
+                }
+                let result = try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                r[op(1)] = result
+                pc += 6
+            case .callSpread:
+                let f = r[op(2)]
+                let arr = JSObject(r[op(4)])
+                let n = Int(arr.arrayLength)
+                let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+                    for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+                    return try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: buf.baseAddress, count: n))
+                }
+                r[op(1)] = result
+                pc += 5
+            case .construct:
+                let f = r[op(2)]
+                let args = UnsafeBufferPointer(start: UnsafePointer(r + op(3)), count: op(4))
+                r[op(1)] = try construct(f, args, newTarget: r[op(5)])
+                pc += 6
+            case .ret:
+                let result = r[op(1)]
+                var value = result
+                if frames[fi].isConstruct && !isObject(result) { value = frames[fi].this }
+                let returnRegister = frames[fi].returnRegister
+                frames.removeLast()
+                if fi == entryDepth || returnRegister < 0 {
+                    return value
+                }
+                fi -= 1
+                data = frames[fi].data.takeUnretainedValue()
+                ins = data.instructions
+                pc = frames[fi].pc + Opcode.call.length
+                r = frames[fi].base
+                r[returnRegister] = value
+
+            // MARK: Exceptions
+            case .throw:
+                throw JSException(value: r[op(1)])
+            case .throwTypeError:
+                throw try typeError(try constantString(data, op(1)))
+            case .throwReferenceError:
+                throw try referenceError(try constantString(data, op(1)))
+            case .loadException:
+                r[op(1)] = frames[fi].exception
+                frames[fi].exception = .undefined
+                pc += 2
+
+            // MARK: for-in
+            case .forInPrepare:
+                r[op(1)] = try forInIterator(r[op(2)])
+                pc += 3
+            case .forInNext:
+                if let k = try forInNext(r[op(2)]) {
+                    r[op(1)] = k
+                    pc += 4
+                } else {
+                    pc += op(3)
+                }
+
+            // MARK: Arguments
+            case .createArguments, .createMappedArguments:
+                let f = frames[fi]
+                let p = data.code.parameterCount
+                let n = f.argc
+                let a = try newArray(capacity: n)
+                for i in 0..<n {
+                    a.elements![i] = i < p ? f.base[i] : f.base[data.code.registerCount + i - p]
+                }
+                a.elementsLength = n
+                a.arrayLength = UInt32(n)
+                r[op(1)] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
+                pc += 2
+            case .createRest:
+                let f = frames[fi]
+                let p = data.code.parameterCount
+                let start = op(2)
+                let n = max(0, f.argc - start)
+                let a = try newArray(capacity: n)
+                for i in 0..<n {
+                    let index = start + i
+                    a.elements![i] = index < p ? f.base[index] : f.base[data.code.registerCount + index - p]
+                }
+                a.elementsLength = n
+                a.arrayLength = UInt32(n)
+                r[op(1)] = Value(cell: a.cell)
+                pc += 3
+            case .debugger, .nop:
+                pc += opcode.length
+            default:
+                throw try makeError(.syntaxError, "\(opcode.name) is not supported by the runtime yet")
+            }
+        }
+    }
+}

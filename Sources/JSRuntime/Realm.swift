@@ -1,0 +1,116 @@
+// A realm: the intrinsic objects, the global object and the global lexical bindings.
+
+/// A native function: `this`, the arguments and `new.target` (undefined for a call).
+public typealias NativeFunction = (_ rt: Runtime, _ this: Value, _ args: UnsafeBufferPointer<Value>,
+                                   _ newTarget: Value) throws(JSException) -> Value
+
+public final class Realm {
+    unowned let rt: Runtime
+    public var global: JSObject!
+    public var objectPrototype: JSObject!
+    public var functionPrototype: JSObject!
+    public var arrayPrototype: JSObject!
+    public var stringPrototype: JSObject!
+    public var numberPrototype: JSObject!
+    public var booleanPrototype: JSObject!
+    public var symbolPrototype: JSObject!
+    public var errorPrototype: JSObject!
+    public var iteratorPrototype: JSObject!
+    public var arrayIteratorPrototype: JSObject!
+    public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
+    public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
+
+    /// Root shapes for the common object kinds.
+    var objectShape: UnsafeMutableRawPointer!
+    var arrayShape: UnsafeMutableRawPointer!
+    var functionShape: UnsafeMutableRawPointer!
+    var arrowShape: UnsafeMutableRawPointer!
+
+    /// Global lexical declarations (let/const/class at script top level): atom -> cell index.
+    var lexicalIndex: [UnsafeMutableRawPointer: Int] = [:]
+    var lexicalValues: [Value] = []
+    var lexicalIsConst: [Bool] = []
+
+    init(runtime: Runtime) { rt = runtime }
+
+    /// Everything the realm holds that the collector must keep alive.
+    func mark(_ m: inout Heap.Marker) {
+        for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
+            if let o { m.mark(cell: o.cell) }
+        }
+        for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
+        for (_, o) in errorConstructors { m.mark(cell: o.cell) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
+        for (a, _) in lexicalIndex { m.mark(cell: a) }
+        for v in lexicalValues { m.mark(v) }
+    }
+}
+
+extension Runtime {
+    public func newObject(prototype: JSObject? = nil) throws(JSException) -> JSObject {
+        if let p = prototype, p.cell != realm.objectPrototype.cell {
+            let shape = try makeRootShape(prototype: Value(cell: p.cell))
+            return try allocateObject(.object, shape: shape)
+        }
+        return try allocateObject(.object, shape: realm.objectShape)
+    }
+
+    public func newObject(prototypeValue p: Value) throws(JSException) -> JSObject {
+        if p.isCell { return try newObject(prototype: JSObject(p)) }
+        let shape = try makeRootShape(prototype: .null)
+        return try allocateObject(.object, shape: shape)
+    }
+
+    public func newArray(capacity: Int = 0) throws(JSException) -> JSObject {
+        let a = try allocateObject(.array, shape: realm.arrayShape, inlineSlots: 0)
+        if capacity > 0 { a.ensureElementsCapacity(capacity) }
+        return a
+    }
+
+    public func newArray(_ values: UnsafeBufferPointer<Value>) throws(JSException) -> JSObject {
+        let a = try newArray(capacity: values.count)
+        for (i, v) in values.enumerated() { a.elements![i] = v }
+        a.elementsLength = values.count
+        a.arrayLength = UInt32(values.count)
+        return a
+    }
+
+    /// Defines a data property with the given attributes (for building intrinsics).
+    public func put(_ o: JSObject, _ name: String, _ v: Value, _ attrs: PropertyAttributes = .hidden) throws(JSException) {
+        heap.pushRoot(v)
+        defer { heap.popRoots(1) }
+        try defineOwnProperty(o, key(name), .data(v, attrs))
+    }
+
+    /// A native function object.
+    public func makeNativeFunction(_ name: String, length: Int, isConstructor: Bool = false,
+                                   _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
+        let f = try allocateObject(.nativeFunction, shape: realm.functionShape)
+        natives.append(body)
+        f.setWord(0, UInt64(natives.count - 1))
+        if isConstructor { f.flags |= ObjectFlags.constructor }
+        heap.pushRoot(Value(cell: f.cell))
+        defer { heap.popRoots(1) }
+        try defineOwnProperty(f, key("length"), .data(Value(length), [.configurable]))
+        try defineOwnProperty(f, key("name"), .data(try makeString(name), [.configurable]))
+        return f
+    }
+
+    /// Adds a native method to an object.
+    @discardableResult
+    public func method(_ o: JSObject, _ name: String, _ length: Int, _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
+        heap.pushRoot(Value(cell: o.cell))
+        defer { heap.popRoots(1) }
+        let f = try makeNativeFunction(name, length: length, body)
+        try put(o, name, Value(cell: f.cell))
+        return f
+    }
+
+    public func getter(_ o: JSObject, _ name: String, _ body: @escaping NativeFunction) throws(JSException) {
+        heap.pushRoot(Value(cell: o.cell))
+        defer { heap.popRoots(1) }
+        let f = try makeNativeFunction("get " + name, length: 0, body)
+        try defineOwnProperty(o, key(name), PropertyDescriptor(get: Value(cell: f.cell), set: .undefined, enumerable: false, configurable: true))
+    }
+}
