@@ -25,7 +25,7 @@ public final class Runtime {
     var natives: [NativeFunction] = []
     /// The register file and the frame stack.
     let registers: UnsafeMutablePointer<Value>
-    var frames: [Frame] = []
+    var frames = FrameStack()
     var nativeDepth = 0
     var allCodeData: [CodeData] = []
 

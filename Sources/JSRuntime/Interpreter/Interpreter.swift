@@ -200,7 +200,7 @@ extension Runtime {
         let r = code.registerCount
         let overflow = max(0, args.count - p)
         let top = base + r + overflow
-        if top >= registers + Runtime.registerFileSize || frames.count > 100_000 {
+        if top >= registers + Runtime.registerFileSize || frames.count >= FrameStack.capacity - 1 {
             throw try rangeError("Maximum call stack size exceeded")
         }
         // Arguments may overlap the new frame (they sit at the caller's top): copy up first.

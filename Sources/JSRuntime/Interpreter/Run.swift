@@ -44,15 +44,16 @@ extension Runtime {
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     func runLoop(entryDepth: Int) throws(JSException) -> Value {
         var fi = frames.count - 1
-        var data = frames[fi].data.takeUnretainedValue()
+        var fp = frames.pointer(fi)
+        var data = fp.pointee.data.takeUnretainedValue()
         var ins = data.instructions
-        var pc = frames[fi].pc
-        var r = frames[fi].base
+        var pc = fp.pointee.pc
+        var r = fp.pointee.base
         @inline(__always) func op(_ i: Int) -> Int { Int(ins[pc + i]) }
 
         while true {
-            frames[fi].pc = pc
-            let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: ins[pc]))!
+            fp.pointee.pc = pc
+            let opcode = unsafeBitCast(UInt8(truncatingIfNeeded: ins[pc]), to: Opcode.self)
             switch opcode {
             case .mov:
                 r[op(1)] = r[op(2)]
@@ -69,12 +70,12 @@ extension Runtime {
             case .loadFalse: r[op(1)] = .false; pc += 2
             case .loadEmpty: r[op(1)] = .empty; pc += 2
             case .loadThis:
-                let t = frames[fi].this
+                let t = fp.pointee.this
                 if t.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
                 r[op(1)] = t
                 pc += 2
-            case .loadNewTarget: r[op(1)] = frames[fi].newTarget; pc += 2
-            case .loadCallee: r[op(1)] = frames[fi].callee; pc += 2
+            case .loadNewTarget: r[op(1)] = fp.pointee.newTarget; pc += 2
+            case .loadCallee: r[op(1)] = fp.pointee.callee; pc += 2
 
             // MARK: Arithmetic
             case .add:
@@ -261,24 +262,24 @@ extension Runtime {
 
             // MARK: Scopes
             case .getScope:
-                var e = frames[fi].env!
+                var e = fp.pointee.env!
                 for _ in 0..<op(2) { e = Environment(e).parent! }
                 r[op(1)] = Environment(e).slots[op(3)]
                 pc += 4
             case .getScopeChecked:
-                var e = frames[fi].env!
+                var e = fp.pointee.env!
                 for _ in 0..<op(2) { e = Environment(e).parent! }
                 let v = Environment(e).slots[op(3)]
                 if v.isEmpty { throw try tdzError(data, op(4)) }
                 r[op(1)] = v
                 pc += 5
             case .setScope, .initScope:
-                var e = frames[fi].env!
+                var e = fp.pointee.env!
                 for _ in 0..<op(1) { e = Environment(e).parent! }
                 Environment(e).slots[op(2)] = r[op(3)]
                 pc += 4
             case .setScopeChecked:
-                var e = frames[fi].env!
+                var e = fp.pointee.env!
                 for _ in 0..<op(1) { e = Environment(e).parent! }
                 if Environment(e).slots[op(2)].isEmpty { throw try tdzError(data, op(4)) }
                 Environment(e).slots[op(2)] = r[op(3)]
@@ -287,21 +288,21 @@ extension Runtime {
                 if r[op(1)].isEmpty { throw try tdzError(data, op(2)) }
                 pc += 3
             case .pushScope:
-                let env = try makeEnvironment(parent: frames[fi].env, count: op(1))
-                frames[fi].env = env.cell
-                frames[fi].envDepth += 1
+                let env = try makeEnvironment(parent: fp.pointee.env, count: op(1))
+                fp.pointee.env = env.cell
+                fp.pointee.envDepth += 1
                 pc += 3
             case .popScope:
-                frames[fi].env = Environment(frames[fi].env!).parent
-                frames[fi].envDepth -= 1
+                fp.pointee.env = Environment(fp.pointee.env!).parent
+                fp.pointee.envDepth -= 1
                 pc += 1
             case .copyScope:
-                let old = Environment(frames[fi].env!)
+                let old = Environment(fp.pointee.env!)
                 let env = try makeEnvironment(parent: old.parent, count: old.count)
-                let cur = Environment(frames[fi].env!)
+                let cur = Environment(fp.pointee.env!)
                 for i in 0..<cur.count { env.slots[i] = cur.slots[i] }
                 env.layout = cur.layout
-                frames[fi].env = env.cell
+                fp.pointee.env = env.cell
                 pc += 1
             case .throwConstAssign:
                 throw try typeError("Assignment to constant variable '\(try atomString(data, op(1)))'.")
@@ -369,7 +370,7 @@ extension Runtime {
                 pc += 3
             case .newClosure:
                 guard case .function(let code) = data.code.constants[op(2)] else { fatalError("bad closure constant") }
-                r[op(1)] = try makeClosure(code, env: frames[fi].env, frame: frames[fi])
+                r[op(1)] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
                 pc += 3
             case .newRegExp:
                 throw try makeError(.syntaxError, "RegExp is not supported by the runtime yet")
@@ -383,13 +384,14 @@ extension Runtime {
                     let returnRegister = op(1)
                     // The callee frame starts at the caller's top; arguments are copied in.
                     let argBuf = UnsafeBufferPointer(start: UnsafePointer(args), count: argc)
-                    try pushFrame(function: JSObject(f), this: r[op(3)], args: argBuf, base: frames[fi].top,
+                    try pushFrame(function: JSObject(f), this: r[op(3)], args: argBuf, base: fp.pointee.top,
                                   returnRegister: returnRegister, newTarget: .undefined)
                     fi = frames.count - 1
-                    data = frames[fi].data.takeUnretainedValue()
+                    fp = frames.pointer(fi)
+                    data = fp.pointee.data.takeUnretainedValue()
                     ins = data.instructions
                     pc = 0
-                    r = frames[fi].base
+                    r = fp.pointee.base
                     continue
                 }
                 let result = try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
@@ -413,17 +415,18 @@ extension Runtime {
             case .ret:
                 let result = r[op(1)]
                 var value = result
-                if frames[fi].isConstruct && !isObject(result) { value = frames[fi].this }
-                let returnRegister = frames[fi].returnRegister
+                if fp.pointee.isConstruct && !isObject(result) { value = fp.pointee.this }
+                let returnRegister = fp.pointee.returnRegister
                 frames.removeLast()
                 if fi == entryDepth || returnRegister < 0 {
                     return value
                 }
                 fi -= 1
-                data = frames[fi].data.takeUnretainedValue()
+                fp = frames.pointer(fi)
+                data = fp.pointee.data.takeUnretainedValue()
                 ins = data.instructions
-                pc = frames[fi].pc + Opcode.call.length
-                r = frames[fi].base
+                pc = fp.pointee.pc + Opcode.call.length
+                r = fp.pointee.base
                 r[returnRegister] = value
 
             // MARK: Exceptions
@@ -434,8 +437,8 @@ extension Runtime {
             case .throwReferenceError:
                 throw try referenceError(try constantString(data, op(1)))
             case .loadException:
-                r[op(1)] = frames[fi].exception
-                frames[fi].exception = .undefined
+                r[op(1)] = fp.pointee.exception
+                fp.pointee.exception = .undefined
                 pc += 2
 
             // MARK: for-in
@@ -452,7 +455,7 @@ extension Runtime {
 
             // MARK: Arguments
             case .createArguments, .createMappedArguments:
-                let f = frames[fi]
+                let f = fp.pointee
                 let p = data.code.parameterCount
                 let n = f.argc
                 let a = try newArray(capacity: n)
@@ -464,7 +467,7 @@ extension Runtime {
                 r[op(1)] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
                 pc += 2
             case .createRest:
-                let f = frames[fi]
+                let f = fp.pointee
                 let p = data.code.parameterCount
                 let start = op(2)
                 let n = max(0, f.argc - start)
