@@ -70,6 +70,8 @@ public final class CodeBlock: @unchecked Sendable {
     public var span: Span
     /// An arrow that uses `this`/`super`/`new.target`: its closure captures them.
     public var capturesThis = false
+    /// A derived class without a written constructor: forwards its arguments to super().
+    public var isDefaultDerivedConstructor = false
     /// The function creates an `arguments` object at entry.
     public var usesArguments = false
     /// Runtime-owned per-code data (materialized constants, inline caches).

@@ -48,7 +48,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getPrivate, setPrivate, hasPrivate, definePrivate
     // Objects
     case newObject, newArray, arrayPush, arraySpread, copyDataProperties, setPrototypeOf, newRegExp
-    case newClosure, newClass, newTemplateObject
+    case newClosure, newClass, newTemplateObject, setClassFields
     // Calls
     case call, callMethod, construct, callSpread, constructSpread, superCall, superCallSpread, callEval
     case ret
@@ -128,8 +128,10 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .setPrototypeOf: return [.reg, .reg]
         case .newRegExp: return [.reg, .const, .const]
         case .newClosure: return [.reg, .const]
-        // newClass dst, constructor function constant, heritage register (or -1)
+        // newClass dst, constructor code constant, heritage register (or -1); the prototype goes to dst+1
         case .newClass: return [.reg, .const, .reg]
+        // setClassFields constructor, instance-field initializer function
+        case .setClassFields: return [.reg, .reg]
         case .newTemplateObject: return [.reg, .const]
         // call dst, callee, this, first argument register, count
         case .call, .callMethod, .callEval: return [.reg, .reg, .reg, .reg, .imm]

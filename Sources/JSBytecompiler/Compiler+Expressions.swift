@@ -208,7 +208,34 @@ extension FunctionCompiler {
             return try call(e, into: dst)
         case .newTarget:
             let r = dst ?? temp(); emit(.loadNewTarget, r); return r
-        case .taggedTemplate, .superCall, .superMember, .yield, .await, .privateIn:
+        case .superMember(let property):
+            let r = dst ?? temp()
+            let k = try propertyKeyRegister(property)
+            emit(.getSuperElem, r, k)
+            return r
+        case .superCall(let args):
+            let r = dst ?? temp()
+            if args.contains(where: { if case .spread = $0 { return true }; return false }) {
+                let arr = temp()
+                emit(.newArray, arr, 0, 0)
+                for a in args {
+                    let m = nextRegister
+                    switch a {
+                    case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+                    case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+                    }
+                    nextRegister = m
+                }
+                mark(e.span.start)
+                emit(.superCallSpread, r, arr)
+                return r
+            }
+            let base = temps(args.count)
+            for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
+            mark(e.span.start)
+            emit(.superCall, r, base, args.count)
+            return r
+        case .taggedTemplate, .yield, .await, .privateIn:
             throw error("this expression is not supported by the interpreter yet", e.span.start)
         }
     }
@@ -499,6 +526,12 @@ extension FunctionCompiler {
         switch c.kind {
         case .member:
             try chainElement(c, into: f, exits: &exits, thisOut: thisReg)
+        case .superMember(let property):
+            emit(.loadThis, thisReg)
+            let m = nextRegister
+            let k = try propertyKeyRegister(property)
+            emit(.getSuperElem, f, k)
+            nextRegister = m
         default:
             emit(.loadUndefined, thisReg)
             try chainElement(c, into: f, exits: &exits, thisOut: nil)
@@ -692,6 +725,125 @@ extension FunctionCompiler {
     // MARK: - Classes
 
     func classExpression(_ c: ClassNode, inferredName: String? = nil) throws(CompileError) -> Int {
-        throw error("classes are not supported by the interpreter yet", c.span.start)
+        let result = temp()
+        let mark = nextRegister
+        enterScope(c.scope)
+        // Heritage (evaluated in the class scope, with the inner name in TDZ).
+        var heritage = -1
+        if let h = c.superClass {
+            heritage = try expression(h, into: temp())
+        }
+        // The constructor.
+        let ctorCode: CodeBlock
+        if let ctor = c.constructor {
+            ctorCode = try compileFunction(ctor)
+        } else {
+            ctorCode = CodeBlock(name: "", span: c.span)
+            ctorCode.source = source
+            ctorCode.kind = c.superClass != nil ? .derivedConstructor : .classConstructor
+            ctorCode.isStrict = true
+            ctorCode.isDefaultDerivedConstructor = c.superClass != nil
+            let fc = FunctionCompiler(code: ctorCode, parent: self, function: nil, source: source)
+            fc.finish()
+        }
+        ctorCode.name = c.name ?? inferredName ?? ""
+        ctorCode.span = c.span
+        let f = temps(2)            // f: constructor, f + 1: prototype
+        emit(.newClass, f, constant(.function(ctorCode)), heritage)
+        var instanceFields: [(key: PropertyKey, initializer: FunctionNode?)] = []
+        var statics: [ClassMember] = []
+        for m in c.members {
+            let m2 = nextRegister
+            switch m {
+            case .method(let key, let fn, let kind, let isStatic):
+                if case .privateName = key { throw error("private methods are not supported by the interpreter yet", fn.span.start) }
+                let k = try propertyKeyRegister(key)
+                let code = try compileFunction(fn)
+                if code.name.isEmpty, let n = keyName(key) { code.name = n }
+                let fr = temp()
+                emit(.newClosure, fr, constant(.function(code)))
+                let target = isStatic ? f : f + 1
+                switch kind {
+                case .initialize: emit(.defineMethod, target, k, fr, 0)
+                case .getter: emit(.defineGetter, target, k, fr, 0)
+                case .setter: emit(.defineSetter, target, k, fr, 0)
+                }
+            case .field(let key, let initializer, let isStatic):
+                if case .privateName = key { throw error("private fields are not supported by the interpreter yet", c.span.start) }
+                if case .computed = key { throw error("computed field names are not supported by the interpreter yet", c.span.start) }
+                if isStatic { statics.append(m) } else { instanceFields.append((key, initializer)) }
+            case .staticBlock:
+                statics.append(m)
+            }
+            nextRegister = m2
+        }
+        if !instanceFields.isEmpty {
+            let code = try compileFieldInitializer(instanceFields, span: c.span)
+            let fr = temp()
+            emit(.newClosure, fr, constant(.function(code)))
+            emit(.setClassFields, f, fr)
+        }
+        // Bind the inner name before static elements run.
+        if let name = c.name, c.scope.binding(named: name) != nil {
+            try storeName(name, f, initialize: true, offset: c.span.start)
+        }
+        for m in statics {
+            let m2 = nextRegister
+            switch m {
+            case .field(let key, let initializer, _):
+                let value = temp()
+                if let fn = initializer {
+                    let code = try compileFunction(fn)
+                    if code.name.isEmpty, let n = keyName(key) { code.name = n }
+                    let fr = temp()
+                    emit(.newClosure, fr, constant(.function(code)))
+                    emit(.call, value, fr, f, 0, 0)
+                } else {
+                    emit(.loadUndefined, value)
+                }
+                let k = try propertyKeyRegister(key)
+                emit(.defineField, f, k, value)
+            case .staticBlock(let fn):
+                let code = try compileFunction(fn)
+                let fr = temp()
+                emit(.newClosure, fr, constant(.function(code)))
+                let ignored = temp()
+                emit(.call, ignored, fr, f, 0, 0)
+            default:
+                break
+            }
+            nextRegister = m2
+        }
+        emit(.mov, result, f)
+        exitScope()
+        nextRegister = mark
+        return result
+    }
+
+    /// One method-like function that defines every instance field on `this`, in order.
+    func compileFieldInitializer(_ fields: [(key: PropertyKey, initializer: FunctionNode?)], span: Span) throws(CompileError) -> CodeBlock {
+        let code = CodeBlock(name: "<instance fields>", span: span)
+        code.source = source
+        code.kind = .method
+        code.isStrict = true
+        let fc = FunctionCompiler(code: code, parent: self, function: nil, source: source)
+        for (key, initializer) in fields {
+            let m = fc.nextRegister
+            let v = fc.temp()
+            if let fn = initializer, let e = fn.expressionBody {
+                fc.enterScope(fn.scope)
+                _ = try fc.expression(e, into: v, inferredName: fc.keyName(key))
+                fc.exitScope()
+            } else {
+                fc.emit(.loadUndefined, v)
+            }
+            let t = fc.temp()
+            fc.emit(.loadThis, t)
+            let k = try fc.propertyKeyRegister(key)
+            fc.emit(.defineField, t, k, v)
+            fc.nextRegister = m
+        }
+        fc.finish()
+        return code
     }
 }

@@ -20,6 +20,9 @@ public final class Realm {
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
+    /// The hidden key under which a class constructor keeps its instance-field initializer.
+    var classFieldsKey: PropertyKey?
+
     /// Root shapes for the common object kinds.
     var objectShape: UnsafeMutableRawPointer!
     var arrayShape: UnsafeMutableRawPointer!
@@ -43,6 +46,7 @@ public final class Realm {
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
+        if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
     }
 }

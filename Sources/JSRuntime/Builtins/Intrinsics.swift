@@ -36,6 +36,9 @@ extension Runtime {
         toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
+        let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
+        header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
+        realm.classFieldsKey = PropertyKey(cell: hidden.asCell)
         let g = realm.global!
         try put(g, "globalThis", Value(cell: g.cell))
         try put(g, "undefined", .undefined, [])

@@ -66,6 +66,8 @@ struct Frame {
     var returnRegister: Int
     var isConstruct: Bool
     var exception: Value
+    /// The home object for `super` lookups.
+    var home: Value
 }
 
 extension Runtime {
@@ -116,7 +118,7 @@ extension Runtime {
         for i in 0..<code.registerCount { base[i] = .undefined }
         frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: 0,
                             this: Value(cell: realm.global.cell), callee: .undefined, newTarget: .undefined,
-                            env: nil, envDepth: 0, returnRegister: -1, isConstruct: false, exception: .undefined))
+                            env: nil, envDepth: 0, returnRegister: -1, isConstruct: false, exception: .undefined, home: .undefined))
         return try run(entryDepth: frames.count - 1)
     }
 
@@ -152,14 +154,48 @@ extension Runtime {
         let o = JSObject(f)
         switch o.kind {
         case .function:
-            let thisObj = try ordinaryCreateFromConstructor(newTarget)
-            let result = try callFunction(f, this: Value(cell: thisObj.cell), args, newTarget: newTarget)
-            return isObject(result) ? result : Value(cell: thisObj.cell)
+            let code = functionCodeData(o).code
+            if code.isDefaultDerivedConstructor { return try defaultDerivedConstruct(o, args, newTarget: newTarget) }
+            let thisValue = try constructThis(o, code, newTarget: newTarget)
+            return try callFunction(f, this: thisValue, args, newTarget: newTarget)
         case .nativeFunction, .boundFunction:
             return try callFunction(f, this: .undefined, args, newTarget: newTarget)
         default:
             throw try typeError("not a constructor")
         }
+    }
+
+    /// The initial `this` of [[Construct]]: a new object (fields initialized) or, in a
+    /// derived constructor, uninitialized until super() returns.
+    func constructThis(_ f: JSObject, _ code: CodeBlock, newTarget: Value) throws(JSException) -> Value {
+        if code.kind == .derivedConstructor { return .empty }
+        let obj = try ordinaryCreateFromConstructor(newTarget)
+        if code.kind == .classConstructor {
+            heap.pushRoot(Value(cell: obj.cell))
+            defer { heap.popRoots(1) }
+            try initializeFields(f, Value(cell: obj.cell))
+        }
+        return Value(cell: obj.cell)
+    }
+
+    /// Runs a class's instance field initializer on a new instance.
+    func initializeFields(_ f: JSObject, _ instance: Value) throws(JSException) {
+        guard let k = realm.classFieldsKey, let entry = ShapeCell(f.shape).lookup(k) else { return }
+        let initializer = f.slot(entry.slot)
+        _ = try callFunction(initializer, this: instance, UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// A derived class's implicit constructor: `constructor(...args) { super(...args) }`.
+    func defaultDerivedConstruct(_ f: JSObject, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
+        let parent = f.prototype
+        guard isObject(parent), JSObject(parent).flags & ObjectFlags.constructor != 0 else {
+            throw try typeError("Super constructor \(try describeForError(parent)) of anonymous class is not a constructor")
+        }
+        let result = try construct(parent, args, newTarget: newTarget)
+        heap.pushRoot(result)
+        defer { heap.popRoots(1) }
+        try initializeFields(f, result)
+        return result
     }
 
     /// OrdinaryCreateFromConstructor with %Object.prototype% as the fallback.
@@ -212,14 +248,19 @@ extension Runtime {
         if n < r { for i in n..<r { base[i] = .undefined } }
         var thisValue = this
         var newTargetValue = newTarget
+        var home = Value.undefined
         if code.kind == .arrow {
-            // Lexical this/new.target captured at closure creation.
-            if let ctx = UnsafeMutableRawPointer(bitPattern: UInt(o.word(2) & 0x0000_FFFF_FFFF_FFFF)), o.word(2) != 0,
+            // Lexical this/new.target/home object captured at closure creation.
+            if o.word(2) != 0, let ctx = UnsafeMutableRawPointer(bitPattern: UInt(o.word(2))),
                header(ctx).pointee.kind == .environment {
                 thisValue = Environment(ctx).slots[0]
                 newTargetValue = Environment(ctx).slots[1]
+                home = Environment(ctx).slots[2]
             }
-        } else if !code.isStrict {
+        } else {
+            if o.word(2) != 0 { home = o.extraValue(2) }
+        }
+        if code.kind != .arrow && !code.isStrict {
             if this.isNullish { thisValue = Value(cell: realm.global.cell) }
             else if !isObject(this) { thisValue = Value(cell: try toObject(this).cell) }
         }
@@ -232,7 +273,7 @@ extension Runtime {
         frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: args.count,
                             this: thisValue, callee: Value(cell: o.cell), newTarget: newTargetValue,
                             env: env, envDepth: 0, returnRegister: returnRegister,
-                            isConstruct: !newTarget.isUndefined, exception: .undefined))
+                            isConstruct: !newTarget.isUndefined && code.kind != .arrow, exception: .undefined, home: home))
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
@@ -251,9 +292,10 @@ extension Runtime {
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
         if isArrow && code.capturesThis {
-            let ctx = try makeEnvironment(parent: nil, count: 2)
+            let ctx = try makeEnvironment(parent: nil, count: 3)
             ctx.slots[0] = frame.this
             ctx.slots[1] = frame.newTarget
+            ctx.slots[2] = frame.home
             context = ctx.cell
             heap.pushRoot(Value(cell: ctx.cell))
         }
@@ -289,5 +331,42 @@ extension Runtime {
             m.mark(cell: f.env)
         }
         for d in allCodeData { d.mark(&m) }
+    }
+}
+
+extension Runtime {
+    /// ClassDefinitionEvaluation's object creation: the constructor F and its prototype.
+    func makeClass(_ code: CodeBlock, heritage: Value?, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> (Value, Value) {
+        var protoParent = Value(cell: realm.objectPrototype.cell)
+        var ctorParent = Value(cell: realm.functionPrototype.cell)
+        if let h = heritage {
+            if h.isNull {
+                protoParent = .null
+            } else {
+                guard isObject(h), JSObject(h).flags & ObjectFlags.constructor != 0 else {
+                    throw try typeError("Class extends value \(try describeForError(h)) is not a constructor or null")
+                }
+                let p = try get(JSObject(h), key("prototype"), receiver: h)
+                guard isObject(p) || p.isNull else {
+                    throw try typeError("Class extends value does not have valid prototype property")
+                }
+                protoParent = p
+                ctorParent = h
+            }
+        }
+        let proto = try newObject(prototypeValue: protoParent)
+        heap.pushRoot(Value(cell: proto.cell))
+        defer { heap.popRoots(1) }
+        let fv = try makeClosure(code, env: env, frame: frame)
+        let f = JSObject(fv)
+        heap.pushRoot(fv)
+        defer { heap.popRoots(1) }
+        f.flags |= ObjectFlags.constructor | ObjectFlags.classConstructor
+        if heritage != nil { f.flags |= ObjectFlags.derived }
+        f.setWord(2, UInt64(UInt(bitPattern: proto.cell)))   // home object
+        _ = try setPrototype(f, ctorParent)
+        try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), []))
+        try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))
+        return (fv, Value(cell: proto.cell))
     }
 }

@@ -410,12 +410,82 @@ extension Runtime {
             case .construct:
                 let f = r[op(2)]
                 let args = UnsafeBufferPointer(start: UnsafePointer(r + op(3)), count: op(4))
-                r[op(1)] = try construct(f, args, newTarget: r[op(5)])
+                let newTarget = r[op(5)]
+                if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
+                    let fo = JSObject(f)
+                    let code = functionCodeData(fo).code
+                    if !code.isDefaultDerivedConstructor {
+                        let thisValue = try constructThis(fo, code, newTarget: newTarget)
+                        try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
+                                      returnRegister: op(1), newTarget: newTarget)
+                        fi = frames.count - 1
+                        fp = frames.pointer(fi)
+                        data = fp.pointee.data.takeUnretainedValue()
+                        ins = data.instructions
+                        pc = 0
+                        r = fp.pointee.base
+                        continue
+                    }
+                }
+                r[op(1)] = try construct(f, args, newTarget: newTarget)
                 pc += 6
+            case .superCall, .superCallSpread:
+                let callee = JSObject(fp.pointee.callee)
+                let parent = callee.prototype
+                guard isObject(parent), JSObject(parent).flags & ObjectFlags.constructor != 0 else {
+                    throw try typeError("Super constructor \(try describeForError(parent)) of anonymous class is not a constructor")
+                }
+                let result: Value
+                if opcode == .superCall {
+                    result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + op(2)), count: op(3)), newTarget: fp.pointee.newTarget)
+                } else {
+                    let arr = JSObject(r[op(2)])
+                    let n = Int(arr.arrayLength)
+                    let nt = fp.pointee.newTarget
+                    result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+                        for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+                        return try construct(parent, UnsafeBufferPointer(start: buf.baseAddress, count: n), newTarget: nt)
+                    }
+                }
+                if !fp.pointee.this.isEmpty { throw try referenceError("Super constructor may only be called once") }
+                fp.pointee.this = result
+                try initializeFields(callee, result)
+                r[op(1)] = result
+                pc += opcode == .superCall ? 4 : 3
+            case .getSuperElem:
+                let home = fp.pointee.home
+                guard isObject(home) else { throw try makeError(.syntaxError, "'super' keyword unexpected here") }
+                let proto = JSObject(home).prototype
+                let k = try toPropertyKey(r[op(2)])
+                if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
+                let thisValue = fp.pointee.this
+                if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
+                r[op(1)] = try get(JSObject(proto), k, receiver: thisValue)
+                pc += 3
+            case .newClass:
+                guard case .function(let code) = data.code.constants[op(2)] else { fatalError("bad class constant") }
+                let (ctor, proto) = try makeClass(code, heritage: op(3) >= 0 ? r[op(3)] : nil, env: fp.pointee.env, frame: fp.pointee)
+                r[op(1)] = ctor
+                r[op(1) + 1] = proto
+                pc += 4
+            case .setClassFields:
+                let ctor = JSObject(r[op(1)])
+                let initializer = JSObject(r[op(2)])
+                initializer.setWord(2, ctor.word(2))   // home object: the prototype
+                try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[op(2)], []))
+                pc += 3
             case .ret:
                 let result = r[op(1)]
                 var value = result
-                if fp.pointee.isConstruct && !isObject(result) { value = fp.pointee.this }
+                if fp.pointee.isConstruct && !isObject(result) {
+                    if data.code.kind == .derivedConstructor && !result.isUndefined {
+                        throw try typeError("Derived constructors may only return object or undefined")
+                    }
+                    value = fp.pointee.this
+                    if value.isEmpty {
+                        throw try referenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
+                    }
+                }
                 let returnRegister = fp.pointee.returnRegister
                 frames.removeLast()
                 if fi == entryDepth || returnRegister < 0 {

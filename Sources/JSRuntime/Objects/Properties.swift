@@ -409,7 +409,10 @@ extension Runtime {
         var symbols: [Key] = []
         let sparse = o.flags & ObjectFlags.sparseElements != 0
         for k in ShapeCell(o.shape).keysInOrder {
-            if k.isSymbol { symbols.append(.named(k)); continue }
+            if k.isSymbol {
+                if header(k.cell).pointee.flags & SymbolFlags.hidden == 0 { symbols.append(.named(k)) }
+                continue
+            }
             if sparse, let i = arrayIndex(StringCell(k.cell)) { indices.append(i); continue }
             strings.append(.named(k))
         }

@@ -1,5 +1,10 @@
 // Symbol cells: header | description (Value: string or undefined) at 8.
 
+public enum SymbolFlags {
+    /// An engine-internal key: never reported by [[OwnPropertyKeys]].
+    public static let hidden: UInt16 = 1
+}
+
 extension Runtime {
     public func makeSymbol(description: Value) throws(JSException) -> Value {
         heap.pushRoot(description)
