@@ -294,6 +294,53 @@ extension Runtime {
             for i in (count + undefinedCount)..<max(n, count + undefinedCount) { try rt.deleteProperty(o, .index(UInt32(i))) }
             return this
         }
+        try method(proto, "fill", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisObject(this, "fill")
+            let n = try rt.lengthOf(o)
+            let start = try rt.relativeIndex(rt.arg(args, 1), n, 0)
+            let end = try rt.relativeIndex(rt.arg(args, 2), n, n)
+            let v = rt.arg(args, 0)
+            var i = start
+            while i < end {
+                if !(try rt.set(o, .index(UInt32(i)), v, receiver: this)) { throw try rt.typeError("Cannot assign to read only property") }
+                i += 1
+            }
+            return this
+        }
+        for (name, fromEnd, wantIndex) in [("find", false, false), ("findIndex", false, true), ("findLast", true, false), ("findLastIndex", true, true)] {
+            try method(proto, name, 1) { rt, this, args, _ throws(JSException) in
+                let o = try rt.thisObject(this, name)
+                let f = try rt.callback(args, name)
+                let n = try rt.lengthOf(o)
+                var i = fromEnd ? n - 1 : 0
+                while fromEnd ? i >= 0 : i < n {
+                    let v = try rt.element(o, i)
+                    if rt.toBoolean(try rt.call(f, this: rt.arg(args, 1), v, Value(i), this)) { return wantIndex ? Value(i) : v }
+                    i += fromEnd ? -1 : 1
+                }
+                return wantIndex ? Value(int32: -1) : .undefined
+            }
+        }
+        try method(proto, "lastIndexOf", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisObject(this, "lastIndexOf")
+            let n = try rt.lengthOf(o)
+            let target = rt.arg(args, 0)
+            var i = args.count > 1 ? min(Int(try rt.toNumber(args[1]).nanToZero), n - 1) : n - 1
+            if i < 0 && args.count > 1 { i = n + i }
+            while i >= 0 {
+                if try rt.hasProperty(o, .index(UInt32(i))), rt.strictEquals(try rt.element(o, i), target) { return Value(i) }
+                i -= 1
+            }
+            return Value(int32: -1)
+        }
+        try method(proto, "at", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisObject(this, "at")
+            let n = try rt.lengthOf(o)
+            var i = Int(try rt.toNumber(rt.arg(args, 0)).nanToZero.rounded(.towardZero))
+            if i < 0 { i += n }
+            if i < 0 || i >= n { return .undefined }
+            return try rt.element(o, i)
+        }
         try method(proto, "splice", 2) { rt, this, args, _ throws(JSException) in
             let o = try rt.thisObject(this, "splice")
             let n = try rt.lengthOf(o)
