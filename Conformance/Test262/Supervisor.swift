@@ -204,12 +204,35 @@ final class Supervisor {
         var reason = sig != 0 ? "signal \(sig)\(signalName(sig).map { " (\($0))" } ?? "")"
                               : "worker exited with status \((status >> 8) & 0xFF)"
         if let data = FileManager.default.contents(atPath: log) {
-            let lines = String(decoding: data.suffix(8192), as: UTF8.self).split(whereSeparator: \.isNewline)
-            if let line = lines.first(where: { $0.contains("Fatal error") || $0.contains("fatal error") }) ?? lines.last {
-                reason += ": " + line
-            }
+            reason += crashDetail(String(decoding: data.suffix(65536), as: UTF8.self))
         }
         return oneLine(reason)
+    }
+
+    /// `: <the runtime's message> in <function> at <file>:<line>` from a worker's stderr
+    /// (a Swift fatal error and the backtracer's report of the crashed thread).
+    private func crashDetail(_ log: String) -> String {
+        let lines = log.split(whereSeparator: \.isNewline).map(String.init)
+        var message = lines.first { $0.contains("Fatal error") || $0.contains("fatal error") }
+        if message == nil, let l = lines.first(where: { $0.hasPrefix("*** ") && !$0.contains("Backtracing") }) {
+            message = l.trimmingCharacters(in: CharacterSet(charactersIn: "* "))
+        }
+        // The first frame of the crashed thread that is in our code.
+        var frame: String? = nil
+        if let crashed = lines.firstIndex(where: { $0.hasSuffix(" crashed:") }) {
+            for l in lines[(crashed + 1)...] {
+                if l.hasPrefix("Thread ") { break }
+                guard !l.contains("[system]"), !l.contains("<compiler-generated>"), !l.contains("[thunk]"),
+                      let address = l.range(of: " 0x"), let atRange = l.range(of: " at /", options: .backwards) else { continue }
+                var function = l[address.upperBound..<atRange.lowerBound].drop { $0 != " " }.dropFirst()
+                if let plus = function.range(of: " + ", options: .backwards) { function = function[..<plus.lowerBound] }
+                let location = l[atRange.upperBound...].split(separator: "/").last.map(String.init) ?? ""
+                frame = "\(function) at \(location)"
+                break
+            }
+        }
+        if message == nil, frame == nil { message = lines.last(where: { !$0.isEmpty }) }
+        return [message, frame].compactMap { $0 }.map { ": " + $0 }.joined()
     }
 
     private func signalName(_ s: Int32) -> String? {
