@@ -43,5 +43,6 @@ let package = Package(
                           path: "tools/ParseBench", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
+        .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
     ]
 )
