@@ -52,18 +52,29 @@ public final class Realm {
 }
 
 extension Runtime {
+    /// The shared empty shape of objects with prototype `proto` (so objects built alike
+    /// share shapes and inline caches hit). Weak: dropped when no object uses it.
+    func rootShape(for proto: Value) throws(JSException) -> UnsafeMutableRawPointer {
+        if let s = rootShapes.get(proto.bits) { return UnsafeMutableRawPointer(bitPattern: UInt(s))! }
+        let s = try makeRootShape(prototype: proto)
+        rootShapes.set(proto.bits, UInt64(UInt(bitPattern: s)))
+        return s
+    }
+
+    func sweepRootShapes() {
+        rootShapes.filter { _, s in header(UnsafeMutableRawPointer(bitPattern: UInt(s))!).pointee.marked != 0 }
+    }
+
     public func newObject(prototype: JSObject? = nil) throws(JSException) -> JSObject {
         if let p = prototype, p.cell != realm.objectPrototype.cell {
-            let shape = try makeRootShape(prototype: Value(cell: p.cell))
-            return try allocateObject(.object, shape: shape)
+            return try allocateObject(.object, shape: try rootShape(for: Value(cell: p.cell)))
         }
         return try allocateObject(.object, shape: realm.objectShape)
     }
 
     public func newObject(prototypeValue p: Value) throws(JSException) -> JSObject {
         if p.isCell { return try newObject(prototype: JSObject(p)) }
-        let shape = try makeRootShape(prototype: .null)
-        return try allocateObject(.object, shape: shape)
+        return try allocateObject(.object, shape: try rootShape(for: .null))
     }
 
     public func newArray(capacity: Int = 0) throws(JSException) -> JSObject {

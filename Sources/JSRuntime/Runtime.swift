@@ -28,6 +28,13 @@ public final class Runtime {
     var frames = FrameStack()
     var nativeDepth = 0
     var allCodeData: [CodeData] = []
+    /// Advanced by every change to the own properties or prototype of an object flagged
+    /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
+    var protoEpoch: UInt32 = 1
+    /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
+    var rootShapes = WordMap()
+    /// The atom "length" (arrays and strings answer it without a shape lookup).
+    lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
 
     public init() {
         registers = .allocate(capacity: Runtime.registerFileSize)
@@ -42,6 +49,7 @@ public final class Runtime {
             for (_, a) in self.atomCache { marker.mark(cell: a) }
         }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
+        heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
     }
 
     // MARK: - Strings

@@ -90,7 +90,7 @@ extension Runtime {
 
     func newError(_ type: ErrorType, _ message: String) throws(JSException) -> Value {
         let proto = realm.errorPrototypes[type] ?? realm.errorPrototype!
-        let e = try allocateObject(.error, shape: try makeRootShape(prototype: Value(cell: proto.cell)))
+        let e = try allocateObject(.error, shape: try rootShape(for: Value(cell: proto.cell)))
         heap.pushRoot(Value(cell: e.cell))
         defer { heap.popRoots(1) }
         try put(e, "message", try makeString(message))

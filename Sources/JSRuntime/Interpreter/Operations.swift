@@ -172,8 +172,7 @@ extension Runtime {
         else { proto = realm.symbolPrototype }
         heap.pushRoot(v)
         defer { heap.popRoots(1) }
-        let shape = try makeRootShape(prototype: Value(cell: proto.cell))
-        let o = try allocateObject(.boxedPrimitive, shape: shape)
+        let o = try allocateObject(.boxedPrimitive, shape: try rootShape(for: Value(cell: proto.cell)))
         o.setExtraValue(1, v)
         return o
     }
@@ -197,57 +196,118 @@ extension Runtime {
                 let shape = o.shape
                 if cache.pointee.shape == shape {
                     if let holder = cache.pointee.holder {
-                        let h = JSObject(holder)
-                        if h.shape == cache.pointee.holderShape { return h.slot(Int(cache.pointee.slot)) }
+                        if cache.pointee.epoch == protoEpoch { return JSObject(holder).slot(Int(cache.pointee.slot)) }
                     } else {
                         return o.slot(Int(cache.pointee.slot))
                     }
                 }
                 let a = try atom(data, atomIndex)
-                let k = PropertyKey(cell: a)
-                // Fill the cache for own and direct-prototype data properties.
-                if !ShapeCell(shape).isDictionary && o.kind != .array || (o.kind == .array && a != atom("length")) {
-                    if let entry = ShapeCell(shape).lookup(k), !entry.attributes.contains(.accessor) {
-                        if !ShapeCell(shape).isDictionary {
-                            cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
-                        }
-                        return o.slot(entry.slot)
-                    }
-                    let proto = o.prototype
-                    if proto.isCell, !ShapeCell(shape).isDictionary {
-                        let p = JSObject(proto)
-                        if !ShapeCell(p.shape).isDictionary, let entry = ShapeCell(p.shape).lookup(k),
-                           !entry.attributes.contains(.accessor), ShapeCell(shape).lookup(k) == nil {
-                            cache.pointee = InlineCache(shape: shape, holder: p.cell, holderShape: p.shape, slot: Int32(entry.slot))
-                            return p.slot(entry.slot)
-                        }
-                    }
+                if let v = fillGetCache(o, PropertyKey(cell: a), cache) { return v }
+                return try get(o, .named(PropertyKey(cell: a)), receiver: base)
+            }
+            // Primitive strings: `length`, then String.prototype (cached on its shape).
+            if kind != .symbol {
+                let a = try atom(data, atomIndex)
+                if a == lengthAtom { return Value(stringLength(base)) }
+                let proto = realm.stringPrototype!
+                if cache.pointee.shape == proto.shape, let holder = cache.pointee.holder, cache.pointee.epoch == protoEpoch {
+                    return JSObject(holder).slot(Int(cache.pointee.slot))
                 }
-                return try get(o, .named(k), receiver: base)
+                if let v = fillGetCache(proto, PropertyKey(cell: a), cache) { return v }
+                return try get(proto, .named(PropertyKey(cell: a)), receiver: base)
             }
         }
         if base.isNullish {
             throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined") (reading '\(try atomString(data, atomIndex))')")
         }
         let a = try atom(data, atomIndex)
-        if isString(base) && a == atom("length") { return Value(stringLength(base)) }
         return try get(try primitivePrototype(base), .named(PropertyKey(cell: a)), receiver: base)
+    }
+
+    /// Looks `k` up along `o`'s prototype chain; when the property is a data property that a
+    /// cache can describe, fills `cache` and returns its value. Own properties are cached by
+    /// the receiver's shape; inherited ones also by `protoEpoch`, which every change to the
+    /// shape of an object used as a prototype advances.
+    func fillGetCache(_ o: JSObject, _ k: PropertyKey, _ cache: UnsafeMutablePointer<InlineCache>) -> Value? {
+        if k.cell == lengthAtom { return nil }
+        let shape = o.shape
+        if ShapeCell(shape).isDictionary { return nil }
+        if let entry = ShapeCell(shape).lookup(k) {
+            if entry.attributes.contains(.accessor) { return nil }
+            cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+            return o.slot(entry.slot)
+        }
+        var p = o.prototype
+        var depth = 0
+        while p.isCell && depth < 16 {
+            let h = JSObject(p)
+            if let entry = ShapeCell(h.shape).lookup(k) {
+                if entry.attributes.contains(.accessor) { return nil }
+                // The chain is watched only through objects flagged as prototypes.
+                if h.flags & ObjectFlags.isPrototype == 0 { return nil }
+                cache.pointee = InlineCache(shape: shape, holder: h.cell, newShape: nil, slot: Int32(entry.slot), epoch: protoEpoch)
+                return h.slot(entry.slot)
+            }
+            p = h.prototype
+            depth += 1
+        }
+        return nil
+    }
+
+    /// Whether [[Set]] of a missing own property `k` on `o` creates a data property on `o`
+    /// (no setter or read-only property of that name up the chain).
+    func chainAllowsAdd(_ o: JSObject, _ k: PropertyKey) -> Bool {
+        var p = o.prototype
+        while p.isCell {
+            let h = JSObject(p)
+            if let entry = ShapeCell(h.shape).lookup(k) {
+                return !entry.attributes.contains(.accessor) && entry.attributes.contains(.writable)
+            }
+            p = h.prototype
+        }
+        return true
     }
 
     func setNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
         if isObject(base) {
             let o = JSObject(base)
-            if cache.pointee.shape == o.shape && cache.pointee.holder == nil {
-                o.setSlot(Int(cache.pointee.slot), value)
-                return
+            let shape = o.shape
+            if cache.pointee.shape == shape {
+                if let newShape = cache.pointee.newShape {
+                    // Adding a property along a cached transition (no setter or read-only
+                    // property on the chain when cached; the epoch guards the chain).
+                    if cache.pointee.epoch == protoEpoch && o.flags & (ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0 {
+                        let slot = Int(cache.pointee.slot)
+                        o.ensureSlotCapacity(slot + 1)
+                        o.shape = newShape
+                        o.setSlot(slot, value)
+                        return
+                    }
+                } else if cache.pointee.holder == nil {
+                    o.setSlot(Int(cache.pointee.slot), value)
+                    return
+                }
             }
             let k = PropertyKey(cell: try atom(data, atomIndex))
-            let shape = o.shape
-            if !ShapeCell(shape).isDictionary, let entry = ShapeCell(shape).lookup(k), entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
-                cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
-                o.setSlot(entry.slot, value)
-                return
+            if !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
+                if let entry = ShapeCell(shape).lookup(k) {
+                    if entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
+                        cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+                        o.setSlot(entry.slot, value)
+                        return
+                    }
+                } else if o.isExtensible && o.flags & ObjectFlags.isPrototype == 0 && o.kind != .array && chainAllowsAdd(o, k) {
+                    let epoch = protoEpoch
+                    heap.pushRoot(value)
+                    defer { heap.popRoots(1) }
+                    try addNamedProperty(o, k, value, .all)
+                    let newShape = o.shape
+                    if !ShapeCell(newShape).isDictionary, let entry = ShapeCell(newShape).lookup(k), epoch == protoEpoch {
+                        cache.pointee = InlineCache(shape: shape, holder: nil, newShape: newShape, slot: Int32(entry.slot), epoch: epoch)
+                    }
+                    return
+                }
             }
             if !(try set(o, .named(k), value, receiver: base)) && strict {
                 throw try typeError("Cannot assign to read only property '\(try atomString(data, atomIndex))' of object")
@@ -455,8 +515,7 @@ extension Runtime {
     func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
         heap.pushRoot(Value(cell: values.cell))
         defer { heap.popRoots(1) }
-        let shape = try makeRootShape(prototype: Value(cell: realm.objectPrototype.cell))
-        let a = try allocateObject(.arguments, shape: shape)
+        let a = try allocateObject(.arguments, shape: try rootShape(for: Value(cell: realm.objectPrototype.cell)))
         // Move the elements over.
         a.elements = values.elements
         a.elementsLength = values.elementsLength

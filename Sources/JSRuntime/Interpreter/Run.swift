@@ -240,7 +240,7 @@ extension Runtime {
                 r[op(1)] = try getGlobal(data, op(2), cache: data.caches + op(3))
                 pc += 4
             case .setGlobal, .setGlobalStrict:
-                try setGlobal(data, op(1), r[op(2)], strict: opcode == .setGlobalStrict)
+                try setGlobal(data, op(1), r[op(2)], strict: opcode == .setGlobalStrict, cache: data.caches + op(3))
                 pc += 4
             case .typeOfGlobal:
                 let a = try atom(data, op(2))

@@ -30,6 +30,9 @@ public enum ObjectFlags {
     public static let derived: UInt16 = 32
     /// `arguments` object mapped to parameters (sloppy).
     public static let htmlDDA: UInt16 = 64
+    /// Some shape has this object as its prototype: changes to its own properties advance
+    /// `Runtime.protoEpoch`, which guards every inline cache of an inherited property.
+    public static let isPrototype: UInt16 = 128
 }
 
 public struct JSObject {
