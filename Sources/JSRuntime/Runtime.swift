@@ -31,6 +31,10 @@ public final class Runtime {
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
     var protoEpoch: UInt32 = 1
+    /// The well-known symbols (`Symbol.iterator`, ...), created with the first realm.
+    public var wellKnown = WellKnownSymbols()
+    /// %ArrayIteratorPrototype%.next, for the iteration fast path.
+    var arrayIteratorNext = Value.undefined
     /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
     var rootShapes = WordMap()
     /// The atom "length" (arrays and strings answer it without a shape lookup).

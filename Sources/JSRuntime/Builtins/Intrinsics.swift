@@ -36,6 +36,7 @@ extension Runtime {
         toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
+        try makeWellKnownSymbols()
         let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
         header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
         realm.classFieldsKey = PropertyKey(cell: hidden.asCell)
@@ -48,6 +49,7 @@ extension Runtime {
         try installObject()
         try installFunction()
         try installArray()
+        try installIteration()
         try installString()
         try installNumberAndBoolean()
         try installMath()

@@ -33,6 +33,8 @@ public enum ObjectFlags {
     /// Some shape has this object as its prototype: changes to its own properties advance
     /// `Runtime.protoEpoch`, which guards every inline cache of an inherited property.
     public static let isPrototype: UInt16 = 128
+    /// An %ArrayIteratorPrototype% iterator (kind `.iterator`).
+    public static let arrayIterator: UInt16 = 256
 }
 
 public struct JSObject {
