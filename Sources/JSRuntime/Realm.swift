@@ -17,6 +17,9 @@ public final class Realm {
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
+    public var generatorFunctionPrototype: JSObject!
+    public var generatorPrototype: JSObject!
+    var generatorFunctionShape: UnsafeMutableRawPointer!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
@@ -39,12 +42,13 @@ public final class Realm {
     /// Everything the realm holds that the collector must keep alive.
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
-                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
+                  generatorFunctionPrototype, generatorPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
-        for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }

@@ -35,6 +35,8 @@ public final class Runtime {
     public var wellKnown = WellKnownSymbols()
     /// %ArrayIteratorPrototype%.next, for the iteration fast path.
     var arrayIteratorNext = Value.undefined
+    /// Array.prototype.values (the original @@iterator of arrays).
+    var arrayValuesFunction = Value.undefined
     /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
     var rootShapes = WordMap()
     /// The atom "length" (arrays and strings answer it without a shape lookup).

@@ -50,6 +50,7 @@ extension Runtime {
         try installFunction()
         try installArray()
         try installIteration()
+        try installGenerators()
         try installString()
         try installNumberAndBoolean()
         try installMath()
