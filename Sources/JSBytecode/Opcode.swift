@@ -170,7 +170,8 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .yield: return [.reg, .reg, .reg]
         // yieldDelegate: the same, but the value is an iterator result passed through as is
         case .yieldDelegate: return [.reg, .reg, .reg]
-        case .await: return [.reg, .reg]
+        // await pair, value, genReg: like yield; resumed by the job queue when value settles
+        case .await: return [.reg, .reg, .reg]
         case .asyncReturn: return [.reg]
         case .createArguments, .createMappedArguments: return [.reg]
         case .createRest: return [.reg, .imm]

@@ -267,7 +267,18 @@ extension FunctionCompiler {
             if pair != r { emit(.mov, r, pair) }
             nextRegister = m
             return r
-        case .taggedTemplate, .await, .privateIn:
+        case .await(let argument):
+            guard let g = generatorRegister else { throw error("await outside an async function", e.span.start) }
+            let r = dst ?? temp()
+            let m = nextRegister
+            let pair = temps(2)
+            let v = try expression(argument, into: nil)
+            emit(.await, pair, v, g)
+            emitResumeDispatch(pair)
+            if pair != r { emit(.mov, r, pair) }
+            nextRegister = m
+            return r
+        case .taggedTemplate, .privateIn:
             throw error("this expression is not supported by the interpreter yet", e.span.start)
         }
     }

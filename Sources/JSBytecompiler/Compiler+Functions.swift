@@ -64,8 +64,8 @@ extension FunctionCompiler {
         code.isGenerator = fn.isGenerator
         code.length = fn.expectedArgumentCount
         code.capturesThis = fn.kind == .arrow && fn.usesThis
-        if fn.isAsync {
-            throw error("async functions are not supported by the interpreter yet", fn.span.start)
+        if fn.isAsync && fn.isGenerator {
+            throw error("async generators are not supported by the interpreter yet", fn.span.start)
         }
         let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
         try fc.compileBody(fn)
@@ -77,6 +77,14 @@ extension FunctionCompiler {
         code.parameterCount = paramCount
         _ = temps(paramCount)
         for i in 0..<paramCount { bindingRegisters.insert(i) }
+        if fn.isAsync {
+            // Async functions suspend before binding their parameters, so that errors there
+            // reject the promise instead of throwing.
+            let g = temp()
+            bindingRegisters.insert(g)
+            generatorRegister = g
+            emit(.generatorStart, g)
+        }
         // The function scope: parameters, vars, top-level functions, lexical declarations.
         let cs = enterScope(fn.scope, isFunctionScope: true)
         // Parameters: simple ones bind their register (or an environment slot).
@@ -178,12 +186,15 @@ extension FunctionCompiler {
                 }
             }
         }
-        if let e = fn.expressionBody {
+        if let e = fn.expressionBody, fn.isAsync {
+            let r = try expression(e, into: nil)
+            emit(.ret, r)
+        } else if let e = fn.expressionBody {
             let r = try expression(e, into: nil)
             emit(.ret, r)
         } else {
             try hoistFunctions(fn.body)
-            if fn.isGenerator {
+            if fn.isGenerator && !fn.isAsync {
                 // The arguments are bound; the call returns the suspended generator here.
                 let g = temp()
                 bindingRegisters.insert(g)

@@ -20,6 +20,10 @@ public final class Realm {
     public var generatorFunctionPrototype: JSObject!
     public var generatorPrototype: JSObject!
     var generatorFunctionShape: UnsafeMutableRawPointer!
+    public var promisePrototype: JSObject!
+    public var promiseConstructor: JSObject!
+    /// Pending jobs (see Promise.swift).
+    var jobQueue: JSObject!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
@@ -43,7 +47,7 @@ public final class Realm {
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
-                  generatorFunctionPrototype, generatorPrototype] {
+                  generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }

@@ -51,6 +51,7 @@ extension Runtime {
         try installArray()
         try installIteration()
         try installGenerators()
+        try installPromise()
         try installString()
         try installNumberAndBoolean()
         try installMath()

@@ -71,7 +71,7 @@ extension Runtime {
     }
 
     /// GeneratorResume / GeneratorResumeAbrupt: runs `g` until it yields, returns or throws.
-    func generatorResume(_ gv: Value, _ value: Value, mode: ResumeMode, method: String) throws(JSException) -> Value {
+    func generatorResume(_ gv: Value, _ value: Value, mode: ResumeMode, method: String, wrap: Bool = true) throws(JSException) -> Value {
         guard isObject(gv), JSObject(gv).kind == .generator else {
             throw try typeError("\(method) method called on incompatible receiver \(try describeForError(gv))")
         }
@@ -127,9 +127,9 @@ extension Runtime {
         if GeneratorState(rawValue: after & 0xFF) == .executing {
             setGeneratorState(g, .completed)
             g.setExtraValue(1, .undefined)
-            return try createIterResult(result, done: true)
+            return wrap ? try createIterResult(result, done: true) : result
         }
-        if after & Runtime.rawYieldBit != 0 { return result }
+        if after & Runtime.rawYieldBit != 0 || !wrap { return result }
         return try createIterResult(result, done: false)
     }
 

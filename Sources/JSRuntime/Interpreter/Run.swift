@@ -557,11 +557,16 @@ extension Runtime {
 
             // MARK: Generators
             case .generatorStart:
-                let gen = try makeGeneratorObject(fp)
+                var gen = try makeGeneratorObject(fp)
                 r[op(1)] = gen
                 try saveGeneratorFrame(JSObject(gen), fp, pc: pc + 2, resumeRegister: -1)
                 let returnRegister = fp.pointee.returnRegister
+                let isAsync = data.code.isAsync
                 frames.removeLast()
+                if isAsync {
+                    // Run the body to its first await; the call's value is the promise.
+                    gen = try startAsyncFunction(JSObject(gen))
+                }
                 if fi == entryDepth || returnRegister < 0 { return gen }
                 fi -= 1
                 fp = frames.pointer(fi)
@@ -577,6 +582,16 @@ extension Runtime {
                 let value = r[op(2)]
                 frames.removeLast()
                 return value
+            case .await:
+                let gen = JSObject(r[op(3)])
+                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
+                setGeneratorState(gen, .suspendedYield)
+                let value = r[op(2)]
+                frames.removeLast()
+                heap.pushRoot(value)
+                defer { heap.popRoots(1) }
+                try awaitValue(gen, value)
+                return .undefined
             case .iteratorDone:
                 if try delegateStep(r + op(1), r + op(2)) { pc += op(3) } else { pc += 4 }
 
