@@ -17,6 +17,13 @@ public final class Realm {
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
+    public var generatorFunctionPrototype: JSObject!
+    public var generatorPrototype: JSObject!
+    var generatorFunctionShape: UnsafeMutableRawPointer!
+    public var promisePrototype: JSObject!
+    public var promiseConstructor: JSObject!
+    /// Pending jobs (see Promise.swift).
+    var jobQueue: JSObject!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
@@ -39,12 +46,13 @@ public final class Realm {
     /// Everything the realm holds that the collector must keep alive.
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
-                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
+                  generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
-        for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
@@ -52,18 +60,29 @@ public final class Realm {
 }
 
 extension Runtime {
+    /// The shared empty shape of objects with prototype `proto` (so objects built alike
+    /// share shapes and inline caches hit). Weak: dropped when no object uses it.
+    func rootShape(for proto: Value) throws(JSException) -> UnsafeMutableRawPointer {
+        if let s = rootShapes.get(proto.bits) { return UnsafeMutableRawPointer(bitPattern: UInt(s))! }
+        let s = try makeRootShape(prototype: proto)
+        rootShapes.set(proto.bits, UInt64(UInt(bitPattern: s)))
+        return s
+    }
+
+    func sweepRootShapes() {
+        rootShapes.filter { _, s in header(UnsafeMutableRawPointer(bitPattern: UInt(s))!).pointee.marked != 0 }
+    }
+
     public func newObject(prototype: JSObject? = nil) throws(JSException) -> JSObject {
         if let p = prototype, p.cell != realm.objectPrototype.cell {
-            let shape = try makeRootShape(prototype: Value(cell: p.cell))
-            return try allocateObject(.object, shape: shape)
+            return try allocateObject(.object, shape: try rootShape(for: Value(cell: p.cell)))
         }
         return try allocateObject(.object, shape: realm.objectShape)
     }
 
     public func newObject(prototypeValue p: Value) throws(JSException) -> JSObject {
         if p.isCell { return try newObject(prototype: JSObject(p)) }
-        let shape = try makeRootShape(prototype: .null)
-        return try allocateObject(.object, shape: shape)
+        return try allocateObject(.object, shape: try rootShape(for: .null))
     }
 
     public func newArray(capacity: Int = 0) throws(JSException) -> JSObject {

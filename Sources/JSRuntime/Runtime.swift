@@ -28,6 +28,26 @@ public final class Runtime {
     var frames = FrameStack()
     var nativeDepth = 0
     var allCodeData: [CodeData] = []
+    /// Advanced by every change to the own properties or prototype of an object flagged
+    /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
+    var protoEpoch: UInt32 = 1
+    /// The well-known symbols (`Symbol.iterator`, ...), created with the first realm.
+    public var wellKnown = WellKnownSymbols()
+    /// %ArrayIteratorPrototype%.next, for the iteration fast path.
+    var arrayIteratorNext = Value.undefined
+    /// Array.prototype.values (the original @@iterator of arrays).
+    var arrayValuesFunction = Value.undefined
+    /// The native function being called (natives with state read their own words).
+    public var nativeCallee = Value.undefined
+    /// Registered bodies of the promise machinery's native functions.
+    var promiseResolveFunctionIndex = 0, promiseRejectFunctionIndex = 0
+    var capabilityExecutorIndex = 0, finallyFunctionIndex = 0
+    /// Next job to run in `realm.jobQueue`.
+    var jobHead = 0
+    /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
+    var rootShapes = WordMap()
+    /// The atom "length" (arrays and strings answer it without a shape lookup).
+    lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
 
     public init() {
         registers = .allocate(capacity: Runtime.registerFileSize)
@@ -42,6 +62,7 @@ public final class Runtime {
             for (_, a) in self.atomCache { marker.mark(cell: a) }
         }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
+        heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
     }
 
     /// Frees the register file and the frame stack (the heap frees its own blocks): a

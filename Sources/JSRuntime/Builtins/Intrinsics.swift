@@ -36,6 +36,7 @@ extension Runtime {
         toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
+        try makeWellKnownSymbols()
         let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
         header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
         realm.classFieldsKey = PropertyKey(cell: hidden.asCell)
@@ -48,6 +49,9 @@ extension Runtime {
         try installObject()
         try installFunction()
         try installArray()
+        try installIteration()
+        try installGenerators()
+        try installPromise()
         try installString()
         try installNumberAndBoolean()
         try installMath()
@@ -90,7 +94,7 @@ extension Runtime {
 
     func newError(_ type: ErrorType, _ message: String) throws(JSException) -> Value {
         let proto = realm.errorPrototypes[type] ?? realm.errorPrototype!
-        let e = try allocateObject(.error, shape: try makeRootShape(prototype: Value(cell: proto.cell)))
+        let e = try allocateObject(.error, shape: try rootShape(for: Value(cell: proto.cell)))
         heap.pushRoot(Value(cell: e.cell))
         defer { heap.popRoots(1) }
         try put(e, "message", try makeString(message))

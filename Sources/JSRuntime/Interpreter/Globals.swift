@@ -15,24 +15,51 @@ extension Runtime {
         return nil
     }
 
+    /// Marks a global-name cache entry that names a global lexical binding (`let`/`const`/`class`).
+    nonisolated(unsafe) static let lexicalHolder = UnsafeMutableRawPointer(bitPattern: 0x10)!
+
     func getGlobal(_ data: CodeData, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
         let g = realm.global!
-        if cache.pointee.shape == g.shape && cache.pointee.holder == nil {
-            return g.slot(Int(cache.pointee.slot))
+        if cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
+            if cache.pointee.holder == nil { return g.slot(Int(cache.pointee.slot)) }
+            let v = realm.lexicalValues[Int(cache.pointee.slot)]
+            if !v.isEmpty { return v }
         }
         let a = try atom(data, atomIndex)
-        if realm.lexicalIndex[a] == nil, !ShapeCell(g.shape).isDictionary,
-           let entry = ShapeCell(g.shape).lookup(PropertyKey(cell: a)), !entry.attributes.contains(.accessor) {
-            cache.pointee = InlineCache(shape: g.shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
-            return g.slot(entry.slot)
-        }
+        fillGlobalCache(a, cache)
         guard let v = try lookupGlobal(a) else {
             throw try referenceError("\(StringCell(a).swiftString) is not defined")
         }
         return v
     }
 
-    func setGlobal(_ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool) throws(JSException) {
+    /// Caches where global name `a` lives: a lexical binding's index, or a data property's
+    /// slot in the global object. The global object is flagged as a prototype, so any
+    /// change to its properties (and any new lexical declaration) advances the epoch.
+    func fillGlobalCache(_ a: UnsafeMutableRawPointer, _ cache: UnsafeMutablePointer<InlineCache>) {
+        let g = realm.global!
+        if g.flags & ObjectFlags.isPrototype == 0 { g.flags |= ObjectFlags.isPrototype }
+        if let i = realm.lexicalIndex[a] {
+            cache.pointee = InlineCache(shape: g.shape, holder: Runtime.lexicalHolder, newShape: nil, slot: Int32(i), epoch: protoEpoch)
+        } else if let entry = ShapeCell(g.shape).lookup(PropertyKey(cell: a)), !entry.attributes.contains(.accessor) {
+            cache.pointee = InlineCache(shape: g.shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: protoEpoch)
+        }
+    }
+
+    func setGlobal(_ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
+                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
+        let g = realm.global!
+        if cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
+            let i = Int(cache.pointee.slot)
+            if cache.pointee.holder == nil {
+                g.setSlot(i, value)
+                return
+            }
+            if !realm.lexicalIsConst[i] && !realm.lexicalValues[i].isEmpty {
+                realm.lexicalValues[i] = value
+                return
+            }
+        }
         let a = try atom(data, atomIndex)
         if let i = realm.lexicalIndex[a] {
             if realm.lexicalValues[i].isEmpty {
@@ -40,9 +67,9 @@ extension Runtime {
             }
             if realm.lexicalIsConst[i] { throw try typeError("Assignment to constant variable '\(StringCell(a).swiftString)'.") }
             realm.lexicalValues[i] = value
+            fillGlobalCache(a, cache)
             return
         }
-        let g = realm.global!
         let k = Key.named(PropertyKey(cell: a))
         let exists = try hasProperty(g, k)
         if strict && !exists {
@@ -50,6 +77,11 @@ extension Runtime {
         }
         if !(try set(g, k, value, receiver: Value(cell: g.cell))) && strict {
             throw try typeError("Cannot assign to read only property '\(StringCell(a).swiftString)' of object")
+        }
+        // Cache writable data properties only.
+        if let entry = ShapeCell(g.shape).lookup(PropertyKey(cell: a)), entry.attributes.contains(.writable),
+           !entry.attributes.contains(.accessor) {
+            fillGlobalCache(a, cache)
         }
     }
 
@@ -85,6 +117,7 @@ extension Runtime {
         if let p = try getOwnProperty(realm.global, .named(PropertyKey(cell: a))), !p.attributes.contains(.configurable) {
             throw try makeError(.syntaxError, "Identifier '\(name)' has already been declared")
         }
+        protoEpoch &+= 1
         realm.lexicalIndex[a] = realm.lexicalValues.count
         realm.lexicalValues.append(.empty)
         realm.lexicalIsConst.append(isConst)

@@ -38,16 +38,24 @@ final class CodeData {
     func mark(_ m: inout Heap.Marker) {
         m.mark(constants, count: constantCount)
         for i in 0..<atomCount { m.mark(cell: atoms[i]) }
+        for i in 0..<code.inlineCacheCount {
+            m.mark(cell: caches[i].shape); m.mark(cell: caches[i].newShape)
+            if caches[i].holder != Runtime.lexicalHolder { m.mark(cell: caches[i].holder) }
+        }
     }
 }
 
 /// A monomorphic property cache: the receiver's shape and where the value was found.
+/// Own properties: `holder` and `newShape` nil. Inherited: `holder` is the prototype that
+/// holds the property, valid while `epoch == Runtime.protoEpoch`. Property additions
+/// (stores): `newShape` is the shape after the transition, also guarded by the epoch.
+/// The collector marks the cells a cache names, so a cached shape's address is never reused.
 struct InlineCache {
     var shape: UnsafeMutableRawPointer? = nil
-    /// nil: own property; else the prototype that holds it (with its shape).
     var holder: UnsafeMutableRawPointer? = nil
-    var holderShape: UnsafeMutableRawPointer? = nil
+    var newShape: UnsafeMutableRawPointer? = nil
     var slot: Int32 = 0
+    var epoch: UInt32 = 0
 }
 
 struct Frame {
@@ -103,7 +111,7 @@ extension Runtime {
     }
 
     func codeData(_ code: CodeBlock) -> CodeData {
-        if let d = code.runtimeData as? CodeData { return d }
+        if let d = code.runtimeData { return unsafeDowncast(d, to: CodeData.self) }
         let d = CodeData(code: code)
         code.runtimeData = d
         allCodeData.append(d)
@@ -131,6 +139,7 @@ extension Runtime {
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
             nativeDepth += 1
             defer { nativeDepth -= 1 }
+            nativeCallee = f
             return try natives[Int(o.word(0))](self, this, args, newTarget)
         case .function:
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
@@ -287,7 +296,7 @@ extension Runtime {
     func makeClosure(_ code: CodeBlock, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> Value {
         let isArrow = code.kind == .arrow
         let isMethod = code.kind == .method || code.kind == .getter || code.kind == .setter
-        let shape = isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
+        let shape = code.isGenerator ? realm.generatorFunctionShape! : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
         if let e = env { heap.pushRoot(Value(cell: e)) }
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
@@ -309,7 +318,10 @@ extension Runtime {
         let fv = Value(cell: f.cell)
         try defineOwnProperty(f, key("length"), .data(Value(code.length), [.configurable]))
         try defineOwnProperty(f, key("name"), .data(try makeString(code.name), [.configurable]))
-        if !isArrow && !isMethod && code.kind == .normal {
+        if code.isGenerator {
+            let proto = try newObject(prototype: realm.generatorPrototype)
+            try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
+        } else if !isArrow && !isMethod && code.kind == .normal {
             f.flags |= ObjectFlags.constructor
             let proto = try newObject()
             try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))

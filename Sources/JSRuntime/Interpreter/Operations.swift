@@ -172,8 +172,7 @@ extension Runtime {
         else { proto = realm.symbolPrototype }
         heap.pushRoot(v)
         defer { heap.popRoots(1) }
-        let shape = try makeRootShape(prototype: Value(cell: proto.cell))
-        let o = try allocateObject(.boxedPrimitive, shape: shape)
+        let o = try allocateObject(.boxedPrimitive, shape: try rootShape(for: Value(cell: proto.cell)))
         o.setExtraValue(1, v)
         return o
     }
@@ -197,57 +196,118 @@ extension Runtime {
                 let shape = o.shape
                 if cache.pointee.shape == shape {
                     if let holder = cache.pointee.holder {
-                        let h = JSObject(holder)
-                        if h.shape == cache.pointee.holderShape { return h.slot(Int(cache.pointee.slot)) }
+                        if cache.pointee.epoch == protoEpoch { return JSObject(holder).slot(Int(cache.pointee.slot)) }
                     } else {
                         return o.slot(Int(cache.pointee.slot))
                     }
                 }
                 let a = try atom(data, atomIndex)
-                let k = PropertyKey(cell: a)
-                // Fill the cache for own and direct-prototype data properties.
-                if !ShapeCell(shape).isDictionary && o.kind != .array || (o.kind == .array && a != atom("length")) {
-                    if let entry = ShapeCell(shape).lookup(k), !entry.attributes.contains(.accessor) {
-                        if !ShapeCell(shape).isDictionary {
-                            cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
-                        }
-                        return o.slot(entry.slot)
-                    }
-                    let proto = o.prototype
-                    if proto.isCell, !ShapeCell(shape).isDictionary {
-                        let p = JSObject(proto)
-                        if !ShapeCell(p.shape).isDictionary, let entry = ShapeCell(p.shape).lookup(k),
-                           !entry.attributes.contains(.accessor), ShapeCell(shape).lookup(k) == nil {
-                            cache.pointee = InlineCache(shape: shape, holder: p.cell, holderShape: p.shape, slot: Int32(entry.slot))
-                            return p.slot(entry.slot)
-                        }
-                    }
+                if let v = fillGetCache(o, PropertyKey(cell: a), cache) { return v }
+                return try get(o, .named(PropertyKey(cell: a)), receiver: base)
+            }
+            // Primitive strings: `length`, then String.prototype (cached on its shape).
+            if kind != .symbol {
+                let a = try atom(data, atomIndex)
+                if a == lengthAtom { return Value(stringLength(base)) }
+                let proto = realm.stringPrototype!
+                if cache.pointee.shape == proto.shape, let holder = cache.pointee.holder, cache.pointee.epoch == protoEpoch {
+                    return JSObject(holder).slot(Int(cache.pointee.slot))
                 }
-                return try get(o, .named(k), receiver: base)
+                if let v = fillGetCache(proto, PropertyKey(cell: a), cache) { return v }
+                return try get(proto, .named(PropertyKey(cell: a)), receiver: base)
             }
         }
         if base.isNullish {
             throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined") (reading '\(try atomString(data, atomIndex))')")
         }
         let a = try atom(data, atomIndex)
-        if isString(base) && a == atom("length") { return Value(stringLength(base)) }
         return try get(try primitivePrototype(base), .named(PropertyKey(cell: a)), receiver: base)
+    }
+
+    /// Looks `k` up along `o`'s prototype chain; when the property is a data property that a
+    /// cache can describe, fills `cache` and returns its value. Own properties are cached by
+    /// the receiver's shape; inherited ones also by `protoEpoch`, which every change to the
+    /// shape of an object used as a prototype advances.
+    func fillGetCache(_ o: JSObject, _ k: PropertyKey, _ cache: UnsafeMutablePointer<InlineCache>) -> Value? {
+        if k.cell == lengthAtom { return nil }
+        let shape = o.shape
+        if ShapeCell(shape).isDictionary { return nil }
+        if let entry = ShapeCell(shape).lookup(k) {
+            if entry.attributes.contains(.accessor) { return nil }
+            cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+            return o.slot(entry.slot)
+        }
+        var p = o.prototype
+        var depth = 0
+        while p.isCell && depth < 16 {
+            let h = JSObject(p)
+            if let entry = ShapeCell(h.shape).lookup(k) {
+                if entry.attributes.contains(.accessor) { return nil }
+                // The chain is watched only through objects flagged as prototypes.
+                if h.flags & ObjectFlags.isPrototype == 0 { return nil }
+                cache.pointee = InlineCache(shape: shape, holder: h.cell, newShape: nil, slot: Int32(entry.slot), epoch: protoEpoch)
+                return h.slot(entry.slot)
+            }
+            p = h.prototype
+            depth += 1
+        }
+        return nil
+    }
+
+    /// Whether [[Set]] of a missing own property `k` on `o` creates a data property on `o`
+    /// (no setter or read-only property of that name up the chain).
+    func chainAllowsAdd(_ o: JSObject, _ k: PropertyKey) -> Bool {
+        var p = o.prototype
+        while p.isCell {
+            let h = JSObject(p)
+            if let entry = ShapeCell(h.shape).lookup(k) {
+                return !entry.attributes.contains(.accessor) && entry.attributes.contains(.writable)
+            }
+            p = h.prototype
+        }
+        return true
     }
 
     func setNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
         if isObject(base) {
             let o = JSObject(base)
-            if cache.pointee.shape == o.shape && cache.pointee.holder == nil {
-                o.setSlot(Int(cache.pointee.slot), value)
-                return
+            let shape = o.shape
+            if cache.pointee.shape == shape {
+                if let newShape = cache.pointee.newShape {
+                    // Adding a property along a cached transition (no setter or read-only
+                    // property on the chain when cached; the epoch guards the chain).
+                    if cache.pointee.epoch == protoEpoch && o.flags & (ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0 {
+                        let slot = Int(cache.pointee.slot)
+                        o.ensureSlotCapacity(slot + 1)
+                        o.shape = newShape
+                        o.setSlot(slot, value)
+                        return
+                    }
+                } else if cache.pointee.holder == nil {
+                    o.setSlot(Int(cache.pointee.slot), value)
+                    return
+                }
             }
             let k = PropertyKey(cell: try atom(data, atomIndex))
-            let shape = o.shape
-            if !ShapeCell(shape).isDictionary, let entry = ShapeCell(shape).lookup(k), entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
-                cache.pointee = InlineCache(shape: shape, holder: nil, holderShape: nil, slot: Int32(entry.slot))
-                o.setSlot(entry.slot, value)
-                return
+            if !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
+                if let entry = ShapeCell(shape).lookup(k) {
+                    if entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
+                        cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+                        o.setSlot(entry.slot, value)
+                        return
+                    }
+                } else if o.isExtensible && o.flags & ObjectFlags.isPrototype == 0 && o.kind != .array && chainAllowsAdd(o, k) {
+                    let epoch = protoEpoch
+                    heap.pushRoot(value)
+                    defer { heap.popRoots(1) }
+                    try addNamedProperty(o, k, value, .all)
+                    let newShape = o.shape
+                    if !ShapeCell(newShape).isDictionary, let entry = ShapeCell(newShape).lookup(k), epoch == protoEpoch {
+                        cache.pointee = InlineCache(shape: shape, holder: nil, newShape: newShape, slot: Int32(entry.slot), epoch: epoch)
+                    }
+                    return
+                }
             }
             if !(try set(o, .named(k), value, receiver: base)) && strict {
                 throw try typeError("Cannot assign to read only property '\(try atomString(data, atomIndex))' of object")
@@ -361,37 +421,56 @@ extension Runtime {
     // MARK: - Spread and copying
 
     func spreadInto(_ array: JSObject, _ source: Value) throws(JSException) {
-        guard isObject(source) else {
-            if isString(source) {
-                let s = try flatten(source)
-                var i = 0
-                while i < s.length {
-                    var units: [UInt16] = [s[i]]
-                    if s[i] >= 0xD800 && s[i] <= 0xDBFF && i + 1 < s.length && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF {
-                        units.append(s[i + 1]); i += 1
-                    }
-                    i += 1
-                    try createDataProperty(array, .index(array.arrayLength), try makeString(units))
-                }
-                return
+        // Fast path: a dense array whose iteration is unmodified.
+        if isObject(source), JSObject(source).kind == .array, isUnmodifiedArrayIteration(JSObject(source)) {
+            let o = JSObject(source)
+            var i = 0
+            while i < Int(o.arrayLength) {
+                let v = try element(o, i)
+                try createDataProperty(array, .index(array.arrayLength), v)
+                i += 1
             }
-            throw try typeError("\(try describeForError(source)) is not iterable")
+            return
         }
-        let o = JSObject(source)
-        guard o.kind == .array || o.kind == .arguments else {
-            throw try typeError("spreading non-array iterables is not supported by the runtime yet")
-        }
-        let n = try toLength(try get(o, key("length"), receiver: source))
-        for i in 0..<n {
-            let v = try get(o, .index(UInt32(i)), receiver: source)
+        var rec = try getIterator(source)
+        heap.pushRoot(rec.iterator)
+        heap.pushRoot(rec.next)
+        defer { heap.popRoots(2) }
+        while let v = try iteratorStep(&rec) {
             try createDataProperty(array, .index(array.arrayLength), v)
         }
     }
 
-    func copyDataProperties(_ target: JSObject, _ source: Value) throws(JSException) {
+    /// Whether iterating `o` (an array) with the iteration protocol would just read its
+    /// elements in order: its @@iterator and %ArrayIteratorPrototype%.next are the originals.
+    func isUnmodifiedArrayIteration(_ o: JSObject) -> Bool {
+        guard let f = try? get(o, symbolKey(wellKnown.iterator), receiver: Value(cell: o.cell)), f.bits == arrayValuesFunction.bits,
+              let n = try? get(realm.arrayIteratorPrototype, key("next"), receiver: Value(cell: realm.arrayIteratorPrototype.cell)),
+              n.bits == arrayIteratorNext.bits else { return false }
+        return true
+    }
+
+    /// IteratorStep on a record held in three registers (iterator, next, done).
+    func iteratorStepRegisters(_ rec: UnsafeMutablePointer<Value>) throws(JSException) -> Value? {
+        if rec[2].bits == Value.true.bits { return nil }
+        var record = IteratorRecord(iterator: rec[0], next: rec[1], done: false)
+        do {
+            if let v = try iteratorStep(&record) { return v }
+        } catch {
+            rec[2] = .true
+            throw error
+        }
+        rec[2] = .true
+        return nil
+    }
+
+    func copyDataProperties(_ target: JSObject, _ source: Value,
+                            excluding excluded: UnsafeBufferPointer<Value> = UnsafeBufferPointer(start: nil, count: 0)) throws(JSException) {
         if source.isNullish { return }
         let from = try toObject(source)
-        for k in try ownKeys(from) {
+        var excludedKeys: [Key] = []
+        for v in excluded { excludedKeys.append(try toPropertyKey(v)) }
+        for k in try ownKeys(from) where !excludedKeys.contains(k) {
             if let p = try getOwnProperty(from, k), p.attributes.contains(.enumerable) {
                 try createDataProperty(target, k, try get(from, k, receiver: Value(cell: from.cell)))
             }
@@ -455,8 +534,7 @@ extension Runtime {
     func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
         heap.pushRoot(Value(cell: values.cell))
         defer { heap.popRoots(1) }
-        let shape = try makeRootShape(prototype: Value(cell: realm.objectPrototype.cell))
-        let a = try allocateObject(.arguments, shape: shape)
+        let a = try allocateObject(.arguments, shape: try rootShape(for: Value(cell: realm.objectPrototype.cell)))
         // Move the elements over.
         a.elements = values.elements
         a.elementsLength = values.elementsLength

@@ -258,6 +258,12 @@ extension Runtime {
         o.ensureSlotCapacity(entry.slot + 1)
         o.shape = newShape
         o.setSlot(entry.slot, value)
+        noteShapeChange(o)
+    }
+
+    /// Invalidates inherited-property caches when a prototype object changes shape.
+    @inline(__always) func noteShapeChange(_ o: JSObject) {
+        if o.flags & ObjectFlags.isPrototype != 0 { protoEpoch &+= 1 }
     }
 
     /// Changes the value and attributes of an existing property.
@@ -280,6 +286,7 @@ extension Runtime {
             try ensureDictionary(o)
             let info = ShapeCell(o.shape).info
             info.table![named] = PropertyEntry(slot: entry.slot, attributes: attrs)
+            noteShapeChange(o)
         }
         o.setSlot(entry.slot, value)
     }
@@ -289,6 +296,7 @@ extension Runtime {
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
         o.shape = try makeDictionaryShape(o.shape)
+        noteShapeChange(o)
     }
 
     /// Moves every dense element into named properties (for non-default attributes or sparse arrays).
@@ -390,6 +398,7 @@ extension Runtime {
         info.propertyCount -= 1
         info.freeSlots.append(entry.slot)
         o.setSlot(entry.slot, .undefined)
+        noteShapeChange(o)
         return true
     }
 
@@ -440,6 +449,7 @@ extension Runtime {
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
         o.shape = try prototypeTransition(o.shape, to: proto)
+        noteShapeChange(o)
         return true
     }
 

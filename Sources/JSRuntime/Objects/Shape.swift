@@ -50,7 +50,7 @@ final class ShapeInfo {
     var slot: Int = -1
     var propertyCount: Int = 0
     /// Full key -> entry table, built on first lookup (always present for dictionaries).
-    var table: [PropertyKey: PropertyEntry]?
+    var table: PropertyTable?
     /// Keys in insertion order (built with the table).
     var order: [PropertyKey]?
     var transitions: [TransitionKey: UnsafeMutableRawPointer] = [:]
@@ -68,7 +68,7 @@ final class ShapeInfo {
         var chain: [ShapeInfo] = []
         var s: ShapeInfo? = self
         while let x = s, x.table == nil, x.key != nil { chain.append(x); s = x.parent }
-        var t = s?.table ?? [:]
+        let t = s?.table?.copy() ?? PropertyTable(minimumCapacity: chain.count)
         var o = s?.order ?? []
         for x in chain.reversed() {
             t[x.key!] = PropertyEntry(slot: x.slot, attributes: x.attributes)
@@ -118,6 +118,7 @@ extension Runtime {
         heap.pushRoot(prototype)
         defer { heap.popRoots(1) }
         let cell = try allocate(.shape, size: 32)
+        if prototype.isCell { JSObject(prototype).flags |= ObjectFlags.isPrototype }
         let s = ShapeCell(cell)
         s.prototype = prototype
         cell.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(info).toOpaque()), toByteOffset: 16, as: UnsafeRawPointer.self)
@@ -128,7 +129,7 @@ extension Runtime {
     /// A new root shape (no properties) with the given prototype.
     public func makeRootShape(prototype: Value) throws(JSException) -> UnsafeMutableRawPointer {
         let info = ShapeInfo()
-        info.table = [:]
+        info.table = PropertyTable()
         info.order = []
         return try allocateShape(prototype: prototype, info: info, slotCount: 0)
     }
@@ -174,7 +175,7 @@ extension Runtime {
         old.buildTable()
         let info = ShapeInfo()
         info.isDictionary = true
-        info.table = old.table
+        info.table = old.table!.copy()
         info.order = old.order
         info.propertyCount = old.table!.count
         return try allocateShape(prototype: shape.prototype, info: info, slotCount: shape.slotCount)
@@ -183,7 +184,11 @@ extension Runtime {
     /// The shape for the same properties with a different prototype.
     func prototypeTransition(_ shapeCell: UnsafeMutableRawPointer, to proto: Value) throws(JSException) -> UnsafeMutableRawPointer {
         let shape = ShapeCell(shapeCell)
-        if shape.isDictionary { shape.prototype = proto; return shapeCell }
+        if proto.isCell { JSObject(proto).flags |= ObjectFlags.isPrototype }
+        if shape.isDictionary {
+            shape.prototype = proto
+            return shapeCell
+        }
         let info = shape.info
         if info.propertyCount == 0 {
             if let s = info.prototypeTransitions[proto.bits] { return s }
@@ -202,7 +207,7 @@ extension Runtime {
         let info = s.info
         marker.mark(cell: info.parentCell)
         if let k = info.key { marker.mark(cell: k.cell) }
-        if let t = info.table, info.isDictionary || info.parent == nil { for k in t.keys { marker.mark(cell: k.cell) } }
+        if let t = info.table, info.isDictionary || info.parent == nil { t.forEach { k, _ in marker.mark(cell: k.cell) } }
         // Prototype transitions of empty shapes are strong (their prototypes are marked through them).
         for (_, c) in info.prototypeTransitions { marker.mark(cell: c) }
     }
