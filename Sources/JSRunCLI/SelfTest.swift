@@ -55,6 +55,8 @@ enum SelfTest {
             return (rc == -Int(EPERM), "\(label) returned \(rc)" + (rc == -Int(EPERM) ? " (EPERM)" : " (should be denied)"))
         } catch {
             switch error {
+            case .died(.signaled(let sig), _) where probe.crashSignal != nil:
+                return (sig == probe.crashSignal, "\(label) crashed: \(signalName(sig))")
             case .died(.signaled(let sig), let violation) where sig == SIGSYS:
                 guard let expected = probe.forbiddenCall else { return (false, "\(label) killed: \(violation ?? "?") (should be allowed)") }
                 if mode == .kill { return (violation == nil, "\(label) killed by SIGSYS (kernel)") }

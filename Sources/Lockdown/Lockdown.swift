@@ -66,10 +66,22 @@ public enum Lockdown {
     /// The name of system call `nr` of the ABI `arch` (an AUDIT_ARCH value as in
     /// `siginfo.si_arch`; 0: this machine's).
     public static func name(of nr: Int32, arch: UInt32 = 0) -> String? {
-        guard let p = seccomp_syscall_resolve_num_arch(arch, nr) else { return nil }
+        guard let p = seccomp_syscall_resolve_num_arch(arch, nr) else {
+            let native = arch == 0 || arch == nativeArch
+            return native && nativeArch == 0xC000_003E ? newerX86_64Names[nr] : nil
+        }
         defer { free(p) }
         return String(cString: p)
     }
+
+    /// x86_64 calls newer than the libseccomp tables (2.5.4: up to 450).
+    static let newerX86_64Names: [Int32: String] = [
+        335: "uretprobe", 336: "uprobe", 451: "cachestat", 452: "fchmodat2", 453: "map_shadow_stack",
+        454: "futex_wake", 455: "futex_wait", 456: "futex_requeue", 457: "statmount", 458: "listmount",
+        459: "lsm_get_self_attr", 460: "lsm_set_self_attr", 461: "lsm_list_modules", 462: "mseal",
+        463: "setxattrat", 464: "getxattrat", 465: "listxattrat", 466: "removexattrat",
+        467: "open_tree_attr", 468: "file_getattr", 469: "file_setattr",
+    ]
 
     /// The ABI name of an AUDIT_ARCH value (for reports about x32 / i386 calls).
     public static func archName(_ arch: UInt32) -> String {

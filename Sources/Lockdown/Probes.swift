@@ -13,6 +13,18 @@ public enum Probe: String, CaseIterable, Sendable {
     case writeOtherFD = "write-fd9", x32 = "x32-getpid", i386 = "i386-getpid"
     // Allowed: must succeed.
     case mmapReadWrite = "mmap-rw", mprotectReadExec = "mprotect-rx", getrandom, clock = "clock_gettime"
+    case stdioPrint = "stdio-print"
+    // Crashes: must be reported as the crash they are, not as a forbidden call.
+    case abort, trap
+
+    /// The signal a crash probe must die of.
+    public var crashSignal: Int32? {
+        switch self {
+        case .abort: return SIGABRT
+        case .trap: return SIGILL
+        default: return nil
+        }
+    }
 
     /// The system call the policy must stop (nil: the probe must succeed).
     public var forbiddenCall: String? {
@@ -23,7 +35,7 @@ public enum Probe: String, CaseIterable, Sendable {
         case .mprotectWriteExec: return "mprotect"
         case .writeOtherFD: return "write"
         case .x32, .i386: return "getpid"
-        case .mmapReadWrite, .mprotectReadExec, .getrandom, .clock: return nil
+        case .mmapReadWrite, .mprotectReadExec, .getrandom, .clock, .stdioPrint, .abort, .trap: return nil
         default: return rawValue
         }
     }
@@ -58,8 +70,8 @@ public enum Probe: String, CaseIterable, Sendable {
             args[4] = UInt64(SIGCHLD) // exit_signal
             return args.withUnsafeBytes { sys("clone3", [Int(bitPattern: $0.baseAddress), $0.count]) }
         case .ptrace: return sys("ptrace", [0 /* PTRACE_TRACEME */])
-        case .killOther: return sys("kill", [Int(getppid()), 0])
-        case .tgkillOther: return sys("tgkill", [Int(getppid()), Int(getppid()), 0])
+        case .killOther: return sys("kill", [1, 0]) // pid 1: another process
+        case .tgkillOther: return sys("tgkill", [1, 1, 0])
         case .mmapWriteExec: return sys("mmap", [0, 4096, rwx, anon, -1, 0])
         case .mmapExec: return sys("mmap", [0, 4096, Int(PROT_READ | PROT_EXEC), anon, -1, 0])
         case .mprotectWriteExec, .mprotectReadExec:
@@ -75,6 +87,12 @@ public enum Probe: String, CaseIterable, Sendable {
         case .getrandom:
             var b = [UInt8](repeating: 0, count: 16)
             return b.withUnsafeMutableBytes { sys("getrandom", [Int(bitPattern: $0.baseAddress), 16, 0]) }
+        case .stdioPrint:
+            // stdio's first use of stdout (buffer sizing, isatty) after lockdown.
+            print("stdio-print: ok")
+            return Int(fflush(nil))
+        case .abort: Glibc.abort()
+        case .trap: fatalError("lockdown probe: deliberate trap")
         case .clock:
             var ts = timespec()
             return withUnsafeMutablePointer(to: &ts) { sys("clock_gettime", [Int(CLOCK_MONOTONIC), Int(bitPattern: $0)]) }
@@ -103,7 +121,15 @@ public enum Sweep {
         var numbers = Array(0...lastNumber)
         // x32 ABI numbers (bit 30) go to the bad-architecture action.
         numbers += [0x4000_0000, 0x4000_0000 | 39, 0x4000_0000 | 59]
+        var exempt: [String] = []
         for nr in numbers {
+            // uretprobe and uprobe (x86_64 335, 336) bypass seccomp by kernel design
+            // (6.13+/6.16+): they act only from a uprobe trampoline; called from
+            // anywhere else they raise SIGILL or fail with ENXIO.
+            if (nr == 335 || nr == 336) && Lockdown.nativeArch == 0xC000_003E {
+                exempt.append("\(Lockdown.name(of: nr) ?? "#")(\(nr))")
+                continue
+            }
             let name = Lockdown.name(of: nr & 0x3FFF_FFFF).map { nr & 0x4000_0000 != 0 ? "x32 " + $0 : $0 } ?? "#\(nr)"
             let plainName = nr & 0x4000_0000 != 0 ? "" : name
             if policy.allowsUnconditionally(plainName) { skipped += 1; continue }
@@ -128,7 +154,8 @@ public enum Sweep {
                 lines.append("FAIL \(name) (\(nr)): model allows the probe arguments")
             }
         }
-        lines.append("sweep: \(numbers.count) numbers: \(skipped) allowed (not executed), \(trapped) denied (trapped before execution, \(conditional) of them allowed only for other arguments), \(refused) refused with EPERM, \(failures) failures")
+        if !exempt.isEmpty { lines.append("not tried: \(exempt.joined(separator: ", ")) (the kernel exempts them from seccomp; useless outside a uprobe trampoline)") }
+        lines.append("sweep: \(numbers.count) numbers: \(skipped) allowed (not executed), \(exempt.count) kernel-exempt, \(trapped) denied (trapped before execution, \(conditional) of them allowed only for other arguments), \(refused) refused with EPERM, \(failures) failures")
         return lines
     }
 }
