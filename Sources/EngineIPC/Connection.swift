@@ -7,10 +7,15 @@ import Glibc
 public struct Connection: Sendable {
     public let fd: Int32
     public var maxPayload: Int
+    /// Write with send(MSG_NOSIGNAL): a dead peer is an error, not a SIGPIPE. (A
+    /// locked worker writes with write(2): send is not on its allowlist, and SIGPIPE
+    /// when its supervisor is gone is the right end.)
+    public var noSignal: Bool
 
-    public init(fd: Int32, maxPayload: Int = Frame.defaultMaxPayload) {
+    public init(fd: Int32, maxPayload: Int = Frame.defaultMaxPayload, noSignal: Bool = false) {
         self.fd = fd
         self.maxPayload = maxPayload
+        self.noSignal = noSignal
     }
 
     /// Sends one frame (the whole frame, retrying short writes and EINTR).
@@ -22,7 +27,10 @@ public struct Connection: Sendable {
     public func writeAll(_ bytes: [UInt8]) throws(IPCError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { b in
+                noSignal ? Glibc.send(fd, b.baseAddress! + offset, b.count - offset, Int32(MSG_NOSIGNAL))
+                         : write(fd, b.baseAddress! + offset, b.count - offset)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .system(errno)

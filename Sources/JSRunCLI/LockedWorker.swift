@@ -19,7 +19,7 @@ public final class LockedWorker {
     public struct Options: Sendable {
         /// The executable to start in worker mode (default: this program).
         public var executable = "/proc/self/exe"
-        /// Seconds the whole session may take (nil: no limit).
+        /// Seconds start-up and each evaluation may take (nil: no limit).
         public var timeout: Double?
         /// The JS heap limit per evaluation in bytes (0: none).
         public var maxHeapBytes: UInt64 = 0
@@ -112,6 +112,7 @@ public final class LockedWorker {
         request.captureOutput = true
         request.maxHeapBytes = options.maxHeapBytes
         nextID += 1
+        supervisor.restartClock()
         do { try supervisor.send(.evaluate(request)) } catch { throw Failure(error) }
         pending = request.id
     }

@@ -11,7 +11,7 @@ import CLockdown
 final class Supervisor {
     struct Settings {
         var executable = "/proc/self/exe"
-        /// Seconds for the whole session (nil: none).
+        /// Seconds until the worker is ended (nil: none); `restartClock` starts a new period.
         var timeout: Double?
         /// RLIMIT_AS for the worker in bytes (0: none).
         var addressSpaceLimit: UInt64 = 0
@@ -33,7 +33,7 @@ final class Supervisor {
     let worker: WorkerProcess
     let connection: Connection
     let settings: Settings
-    let deadline: UInt64?
+    var deadline: UInt64?
     let interruptFD: Int32?
     var ended: End?
 
@@ -48,19 +48,23 @@ final class Supervisor {
             if fd >= 0 { interruptFD = fd }
         }
         self.interruptFD = interruptFD
-        // A worker that dies while we write must not kill the supervisor with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         do {
             worker = try WorkerProcess.spawn(executable: settings.executable)
         } catch {
             throw .couldNotStart(error.description)
         }
-        connection = Connection(fd: worker.socketFD)
+        // A worker that dies while we write must not kill the supervisor with SIGPIPE.
+        connection = Connection(fd: worker.socketFD, noSignal: true)
         deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
         try send(.lockdown(policyVersion: SystemCallPolicy.version, addressSpaceLimit: settings.addressSpaceLimit, mode: settings.mode))
     }
 
     var pid: Int32 { worker.pid }
+
+    /// Starts a new timeout period (per evaluation, for embedders).
+    func restartClock() {
+        deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
+    }
 
     /// Waits for `hello` and `lockedDown`.
     func awaitLockedDown() throws(End) {

@@ -44,18 +44,19 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
         // Deep recursion ends in a RangeError, not a crash.
         #expect(try w.evaluate("function f() { return f() + 1 } try { f() } catch (e) { e.name }").value?.contains("RangeError") == true)
         // Big allocations and GC.
-        #expect(try w.evaluate("var a = []; for (var i = 0; i < 300000; i++) a.push({ i }); a.length").value == "300000")
+        #expect(try w.evaluate("var a = []; for (var i = 0; i < 100000; i++) a.push({ i }); a.length").value == "100000")
         #expect(try w.evaluate("var s = 'x'; for (var i = 0; i < 22; i++) s = s + s; s.length").value == "4194304")
-        #expect(try w.evaluate("typeof Math.random() + typeof Date.now()").value?.contains("numbernumber") == true)
+        #expect(try w.evaluate("typeof Math.random()").value?.contains("number") == true)
     }
 
     @Test func lockedDownWhileAScriptRuns() throws {
-        let w = try makeWorker()
+        // The script spins until the timeout ends the worker; /proc is read meanwhile.
+        let w = try makeWorker { $0.timeout = 3 }
         defer { w.close() }
-        try w.submit("var t = 0; for (var i = 0; i < 3e7; i++) t = (t + i) | 0; t")
-        usleep(50_000)
+        try w.submit("var t = 0; for (;;) t = (t + 1) | 0")
+        usleep(200_000)
         let info = ProcessInspection.inspect(pid: w.pid)
-        _ = try w.awaitResult()
+        #expect(throws: LockedWorker.Failure.timedOut) { try w.awaitResult() }
         let i = try #require(info)
         #expect(i.seccompMode == 2)
         #expect(i.noNewPrivs == 1)
@@ -147,7 +148,8 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
         #expect(p.decision(for: "tgkill", arguments: [1, 1, 9]) == .kill)
         #expect(p.decision(for: "write", arguments: [9]) == .kill)
         #expect(p.decision(for: "openat", arguments: []) == .kill)
-        #expect(p.decision(for: "rt_sigaction", arguments: []) == .fail(errno: EPERM))
+        #expect(p.decision(for: "newfstatat", arguments: []) == .fail(errno: EPERM))
+        #expect(p.decision(for: "rt_sigaction", arguments: []) == .kill)
         for rule in p.rules { #expect(Lockdown.number(of: rule.name) != nil, "\(rule.name)") }
         #expect(Lockdown.name(of: 257) == "openat")
     }
