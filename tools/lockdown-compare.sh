@@ -3,7 +3,7 @@
 # stderr and exit status. Default: the micro benchmarks and the quicker AWFY ones
 # (with ../shared/bench), plus a script exercising printing, GC, big allocations,
 # deep recursion and exceptions.
-# Usage: tools/lockdown-compare.sh [SCRIPT...]
+# Usage: tools/lockdown-compare.sh [--all | SCRIPT...]   (default: a quick set for CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JSRUN=.build/release/jsrun
@@ -23,10 +23,13 @@ console.log(typeof Math.random(), Math.random() < 1);
 throw new RangeError("the end");
 JS
 scripts=("$@")
-if [ ${#scripts[@]} -eq 0 ]; then
+if [ ${#scripts[@]} -eq 0 ] || [ "${1:-}" = "--all" ]; then
+    all="${1:-}"
     scripts=("$tmp/runtime.js")
-    if [ -d "$BENCH" ]; then
-        scripts+=("$BENCH"/micro/*.js "$BENCH"/awfy/{List,Permute,Queens,Sieve,Storage,Towers}.js)
+    if [ -d "$BENCH" ] && [ "$all" = "--all" ]; then
+        scripts+=("$BENCH"/micro/*.js "$BENCH"/awfy/{List,Permute,Queens,Sieve,Storage,Towers,Richards,DeltaBlue}.js)
+    elif [ -d "$BENCH" ]; then
+        scripts+=("$BENCH"/micro/fib.js "$BENCH"/awfy/{Queens,Towers}.js)
     fi
 fi
 status=0
