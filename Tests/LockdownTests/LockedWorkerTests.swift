@@ -73,6 +73,12 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
         #expect(throws: LockedWorker.Failure.timedOut) { try w.evaluate("1") }
     }
 
+    @Test func startFailures() {
+        #expect(throws: LockedWorker.Failure.self) { try LockedWorker(options: .init(executable: "/nonexistent/jsrun")) }
+        // A program that is not a worker: it exits, the supervisor reports how.
+        #expect(throws: LockedWorker.Failure.exited(0)) { try LockedWorker(options: .init(executable: "/bin/true")) }
+    }
+
     @Test func memoryLimit() throws {
         let w = try makeWorker { $0.maxHeapBytes = 32 << 20; $0.addressSpaceLimit = (32 << 20) * 4 + (2 << 30) }
         defer { w.close() }
