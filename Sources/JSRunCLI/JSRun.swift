@@ -20,6 +20,7 @@ public enum JSRun {
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
+                        (=fresh: each in a fresh worker, slower)
       --lockdown-policy print the worker's system-call policy
       --version         print the version
       -h, --help        print this help
@@ -56,6 +57,7 @@ public enum JSRun {
             case "--no-lockdown": lockdown.enabled = false
             case "--lockdown-selftest": return SelfTest.run()
             case "--lockdown-sweep": return SelfTest.sweep()
+            case "--lockdown-sweep=fresh": return SelfTest.sweepFresh()
             case "--lockdown-policy": return SelfTest.printPolicy()
             case _ where a.hasPrefix("--timeout="):
                 guard let t = Double(a.dropFirst("--timeout=".count)), t > 0 else {

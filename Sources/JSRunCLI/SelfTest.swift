@@ -88,6 +88,41 @@ enum SelfTest {
         }
     }
 
+    /// `jsrun --lockdown-sweep=fresh`: each denied number in a fresh worker in the
+    /// production mode (report, then die): the worker must die by SIGSYS with that
+    /// call's name reported; EPERM calls must return -EPERM. Slower (one process per
+    /// number); a cross-check of the fork-free sweep, not run in CI.
+    static func sweepFresh() -> Int32 {
+        let plan = Sweep.plan(policy: SystemCallPolicy.worker(pid: getpid()))
+        var killed = 0, refused = 0, failures = 0, skipped = 0
+        for (nr, name, expected) in plan {
+            guard let expected else { skipped += 1; continue }
+            var settings = Supervisor.Settings()
+            settings.timeout = 10
+            let x32 = nr & 0x4000_0000 != 0
+            let want = x32 ? "\(name) (x32 ABI)" : name
+            do {
+                let s = try Supervisor(settings)
+                try s.awaitLockedDown()
+                let r = try s.request(.probe("syscall:\(nr)"))
+                _ = s.finish()
+                if case .fail(let e) = expected, r.value == String(-Int(e)) { refused += 1; continue }
+                failures += 1
+                FileIO.out("FAIL \(want) (\(nr)): returned \(r.value ?? "?")\n")
+            } catch {
+                if case .died(.signaled(let sig), let v) = error, sig == SIGSYS, expected == .kill,
+                   v == want || (name.hasPrefix("#") && v != nil) {
+                    killed += 1
+                } else {
+                    failures += 1
+                    FileIO.out("FAIL \(want) (\(nr)): \(Supervisor.report(error).message ?? "\(error)")\n")
+                }
+            }
+        }
+        FileIO.out("fresh sweep: \(plan.count) numbers: \(skipped) not tried (allowed or kernel-exempt), \(killed) killed the worker with the right name reported, \(refused) refused with EPERM, \(failures) failures\n")
+        return failures == 0 ? 0 : 1
+    }
+
     /// `jsrun --lockdown-policy`: the worker policy, one rule a line.
     static func printPolicy() -> Int32 {
         let policy = SystemCallPolicy.worker(pid: getpid())

@@ -61,8 +61,14 @@ public enum WorkerMain {
                 case .evaluate(let request):
                     try connection.send(.result(evaluate(request, in: rt)))
                 case .probe(let name):
-                    guard let probe = Probe(rawValue: name) else { return 71 }
-                    let rc = probe.perform()
+                    let rc: Int
+                    if name.hasPrefix("syscall:"), let nr = Int32(name.dropFirst(8)) {
+                        rc = Sweep.call(nr)
+                    } else if let probe = Probe(rawValue: name) {
+                        rc = probe.perform()
+                    } else {
+                        return 71
+                    }
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: String(rc))))
                 case .sweep:
                     let lines = Sweep.run(policy: policy)

@@ -110,6 +110,24 @@ public enum Sweep {
     /// The highest x86_64 system-call number tried (the table ends below 470 in Linux 6.x).
     public static let lastNumber: Int32 = 470
 
+    /// Calls `nr` with all arguments -1 (the sweep's probe call).
+    public static func call(_ nr: Int32) -> Int {
+        sable_raw_syscall(Int(nr), -1, -1, -1, -1, -1, -1)
+    }
+
+    /// The numbers the sweep tries and what the policy says about each (nil: not tried).
+    public static func plan(policy: SystemCallPolicy) -> [(nr: Int32, name: String, expected: SystemCallPolicy.Action?)] {
+        var numbers = Array(0...lastNumber)
+        numbers += [0x4000_0000, 0x4000_0000 | 39, 0x4000_0000 | 59]
+        return numbers.map { nr in
+            let base = Lockdown.name(of: nr & 0x3FFF_FFFF) ?? "#\(nr & 0x3FFF_FFFF)"
+            if nr & 0x4000_0000 != 0 { return (nr, base, .kill) }
+            if (nr == 335 || nr == 336) && Lockdown.nativeArch == 0xC000_003E { return (nr, base, nil) }
+            if policy.allowsUnconditionally(base) { return (nr, base, nil) }
+            return (nr, base, policy.decision(for: base, arguments: [UInt64](repeating: ~0, count: 6)))
+        }
+    }
+
     /// One line per finding; the last line is the summary `sweep: ...`.
     /// Calls the policy allows for every argument are not executed. Calls allowed only
     /// for some arguments are made with all arguments -1 (matching no condition);
