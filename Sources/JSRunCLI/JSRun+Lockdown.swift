@@ -3,7 +3,7 @@ import Lockdown
 
 extension JSRun {
     /// jsrun's lockdown settings.
-    struct Lockdown {
+    struct LockdownSettings {
         var enabled = true
         var timeout: Double?
     }
@@ -11,7 +11,7 @@ extension JSRun {
     /// Runs a script in a locked worker: the worker starts (and initializes its runtime)
     /// while this process reads the script; the script goes over the socket; the
     /// worker's output goes straight to the inherited stdout/stderr.
-    static func runLocked(name: String, options: Execute.Options, printResult: Bool, settings: Lockdown,
+    static func runLocked(name: String, options: Execute.Options, printResult: Bool, settings: LockdownSettings,
                           source: () throws(FileIO.Failure) -> [UInt8]) -> Int32 {
         var s = Supervisor.Settings()
         s.timeout = settings.timeout

@@ -33,7 +33,7 @@ public enum JSRun {
     public static func main(_ arguments: [String]) -> Int32 {
         if let status = WorkerMain.runIfRequested(arguments) { return status }
         var args = Array(arguments.dropFirst())
-        var lockdown = Lockdown()
+        var lockdown = LockdownSettings()
         var check = false
         var strict = false
         var files: [String] = []

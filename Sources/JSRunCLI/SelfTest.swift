@@ -55,6 +55,8 @@ enum SelfTest {
             return (rc == -Int(EPERM), "\(label) returned \(rc)" + (rc == -Int(EPERM) ? " (EPERM)" : " (should be denied)"))
         } catch {
             switch error {
+            case .died(.signaled(let sig), _) where probe == .i386 && sig == SIGSEGV:
+                return (true, "\(label) no i386 ABI in this kernel (int $0x80 faults)")
             case .died(.signaled(let sig), _) where probe.crashSignal != nil:
                 return (sig == probe.crashSignal, "\(label) crashed: \(signalName(sig))")
             case .died(.signaled(let sig), let violation) where sig == SIGSYS:
