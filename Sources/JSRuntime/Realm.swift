@@ -18,6 +18,13 @@ public final class Realm {
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
+    /// RegExp (Builtins/RegExpBuiltins.swift).
+    public var regexpPrototype: JSObject!
+    public var regexpConstructor: JSObject!
+    public var regexpStringIteratorPrototype: JSObject!
+    var regexpExecFunction: Value = .undefined
+    /// Compiled programs by (pattern, flags): `RegExpProgram`s, shared by every literal site.
+    var regexpCache: [RegExpCacheKey: AnyObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
     /// The hidden key under which a class constructor keeps its instance-field initializer.
@@ -42,6 +49,10 @@ public final class Realm {
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
+        for o in [regexpPrototype, regexpConstructor, regexpStringIteratorPrototype] {
+            if let o { m.mark(cell: o.cell) }
+        }
+        m.mark(regexpExecFunction)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
