@@ -82,6 +82,13 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
 
     mutating func search(from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
         defer { stack.deallocate() }
+        let codeArray = program.code
+        return try codeArray.withUnsafeBufferPointer { (buf: UnsafeBufferPointer<Int32>) throws(RegExpMatchError) -> Bool in
+            try search(buf.baseAddress!, from: start, captures: &captures)
+        }
+    }
+
+    mutating func search(_ code: UnsafePointer<Int32>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
         let sticky = program.flags.sticky
         var p = start
         let first = program.firstUnit
@@ -92,7 +99,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 while p < end && unit(p) != f { p += 1 }
                 if p >= end { return false }
             }
-            if try run(at: p) {
+            for i in 0..<state.count { state[i] = -1 }
+            if try interpret(code, p) {
                 let n = program.groupCount * 2
                 if captures.count != n { captures = [Int](repeating: -1, count: n) }
                 for i in 0..<n { captures[i] = state[i] }
@@ -194,14 +202,6 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
     }
 
     // MARK: The interpreter
-
-    mutating func run(at start: Int) throws(RegExpMatchError) -> Bool {
-        for i in 0..<state.count { state[i] = -1 }
-        let codeArray = program.code
-        return try codeArray.withUnsafeBufferPointer { (buf: UnsafeBufferPointer<Int32>) throws(RegExpMatchError) -> Bool in
-            try interpret(buf.baseAddress!, start)
-        }
-    }
 
     mutating func interpret(_ code: UnsafePointer<Int32>, _ start: Int) throws(RegExpMatchError) -> Bool {
         var pc = 0
