@@ -32,6 +32,10 @@ public final class Realm {
     var regexpExecFunction: Value = .undefined
     /// Compiled programs by (pattern, flags): `RegExpProgram`s, shared by every literal site.
     var regexpCache: [RegExpCacheKey: AnyObject] = [:]
+    /// Per literal site (code block, constant index): the program and its pattern/flags.
+    var regexpSiteCache: [RegExpSiteKey: RegExpSiteEntry] = [:]
+    /// Atoms of the property names RegExp builtins use (kept alive by permanent roots).
+    var regexpAtoms: [UnsafeMutableRawPointer] = []
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
     /// The hidden key under which a class constructor keeps its instance-field initializer.

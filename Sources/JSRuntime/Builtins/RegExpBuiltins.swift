@@ -15,6 +15,36 @@ struct RegExpCacheKey: Hashable {
     var flags: [UInt16]
 }
 
+/// A regular-expression literal site.
+struct RegExpSiteKey: Hashable {
+    var code: ObjectIdentifier
+    var index: Int
+}
+
+struct RegExpSiteEntry {
+    /// Retained, so the code block's address (the key) is not reused while the entry lives.
+    var code: AnyObject
+    var program: AnyObject
+    var pattern: [UInt16]
+    var flags: [UInt16]
+}
+
+/// Indices into `Realm.regexpAtoms`.
+enum RXAtom: Int, CaseIterable {
+    case lastIndex, index, input, groups, exec, flags, indices
+    var name: String {
+        switch self {
+        case .lastIndex: return "lastIndex"
+        case .index: return "index"
+        case .input: return "input"
+        case .groups: return "groups"
+        case .exec: return "exec"
+        case .flags: return "flags"
+        case .indices: return "indices"
+        }
+    }
+}
+
 /// Object flag marking a %RegExpStringIteratorPrototype% iterator (kind `.iterator`).
 let regExpStringIteratorFlag: UInt16 = 0x4000
 
@@ -75,7 +105,7 @@ extension Runtime {
         o.setExtraValue(2, .undefined)
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
-        _ = try defineOwnProperty(o, key("lastIndex"), .data(Value(int32: 0), [.writable]))
+        _ = try defineOwnProperty(o, rxKey(.lastIndex), .data(Value(int32: 0), [.writable]))
         return o
     }
 
@@ -113,6 +143,31 @@ extension Runtime {
         return Value(cell: o.cell)
     }
 
+    /// The `newRegExp` instruction: a new RegExp from the literal at (code, constant index).
+    func newRegExpLiteral(_ code: CodeBlock, _ patternIndex: Int, _ flagsIndex: Int) throws(JSException) -> Value {
+        let site = RegExpSiteKey(code: ObjectIdentifier(code), index: patternIndex)
+        if let entry = realm.regexpSiteCache[site], let program = entry.program as? RegExpProgram {
+            let pv = try makeString(entry.pattern)
+            heap.pushRoot(pv)
+            defer { heap.popRoots(1) }
+            let fv = try makeString(entry.flags)
+            heap.pushRoot(fv)
+            defer { heap.popRoots(1) }
+            let o = try rxAlloc(.undefined)
+            rxSetProgram(o, program)
+            o.setExtraValue(1, pv)
+            o.setExtraValue(2, fv)
+            return Value(cell: o.cell)
+        }
+        let r = try newRegExpLiteral(code.constants[patternIndex], code.constants[flagsIndex])
+        if let program = rxProgram(JSObject(r)) {
+            if realm.regexpSiteCache.count > 4000 { realm.regexpSiteCache.removeAll() }
+            realm.regexpSiteCache[site] = RegExpSiteEntry(code: code, program: program, pattern: try flatten(JSObject(r).extraValue(1)).codeUnits,
+                                                         flags: try flatten(JSObject(r).extraValue(2)).codeUnits)
+        }
+        return r
+    }
+
     /// The `newRegExp` instruction's constants.
     func newRegExpLiteral(_ pattern: Constant, _ flags: Constant) throws(JSException) -> Value {
         var p: [UInt16] = [], f: [UInt16] = []
@@ -133,8 +188,10 @@ extension Runtime {
 
     // MARK: - Helpers
 
+    @inline(__always) func rxKey(_ a: RXAtom) -> Key { .named(PropertyKey(cell: realm.regexpAtoms[a.rawValue])) }
+
     func rxSetLastIndex(_ o: JSObject, _ v: Value) throws(JSException) {
-        if !(try set(o, key("lastIndex"), v, receiver: Value(cell: o.cell))) {
+        if !(try set(o, rxKey(.lastIndex), v, receiver: Value(cell: o.cell))) {
             throw try typeError("Cannot assign to read only property 'lastIndex'")
         }
     }
@@ -186,7 +243,7 @@ extension Runtime {
     }
 
     func rxFlagsString(_ rx: JSObject) throws(JSException) -> [UInt16] {
-        try flatten(try toString(try get(rx, key("flags"), receiver: Value(cell: rx.cell)))).codeUnits
+        try flatten(try toString(try get(rx, rxKey(.flags), receiver: Value(cell: rx.cell)))).codeUnits
     }
 
     // MARK: - Exec
@@ -195,7 +252,7 @@ extension Runtime {
     func rxBuiltinExec(_ r: JSObject, _ sv: Value) throws(JSException) -> Value {
         guard let program = rxProgram(r) else { throw try typeError("RegExp.prototype.exec called on incompatible receiver") }
         let rv = Value(cell: r.cell)
-        let lastIndexValue = try get(r, key("lastIndex"), receiver: rv)
+        let lastIndexValue = try get(r, rxKey(.lastIndex), receiver: rv)
         var lastIndex = try toLength(lastIndexValue)
         let flags = program.flags
         let globalOrSticky = flags.global || flags.sticky
@@ -232,8 +289,8 @@ extension Runtime {
         let av = Value(cell: a.cell)
         heap.pushRoot(av)
         defer { heap.popRoots(1) }
-        try createDataProperty(a, key("index"), Value(caps[0]))
-        try createDataProperty(a, key("input"), sv)
+        try createDataProperty(a, rxKey(.index), Value(caps[0]))
+        try createDataProperty(a, rxKey(.input), sv)
         for i in 0..<n {
             let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
             try createDataProperty(a, .index(UInt32(i)), v)
@@ -253,7 +310,7 @@ extension Runtime {
                 }
             }
         }
-        try createDataProperty(a, key("groups"), groups)
+        try createDataProperty(a, rxKey(.groups), groups)
         if program.flags.hasIndices {
             let ind = try newArray(capacity: n)
             let indv = Value(cell: ind.cell)
@@ -286,15 +343,15 @@ extension Runtime {
                     }
                 }
             }
-            try createDataProperty(ind, key("groups"), igroups)
-            try createDataProperty(a, key("indices"), indv)
+            try createDataProperty(ind, rxKey(.groups), igroups)
+            try createDataProperty(a, rxKey(.indices), indv)
         }
         return av
     }
 
     /// RegExpExec(R, S).
     func rxExec(_ r: JSObject, _ s: Value) throws(JSException) -> Value {
-        let exec = try get(r, key("exec"), receiver: Value(cell: r.cell))
+        let exec = try get(r, rxKey(.exec), receiver: Value(cell: r.cell))
         if exec.bits == realm.regexpExecFunction.bits { return try rxBuiltinExec(r, s) }
         if isCallable(exec) {
             let result = try call(exec, this: Value(cell: r.cell), s)
@@ -358,6 +415,11 @@ extension Runtime {
     // MARK: - Installation
 
     func installRegExp() throws(JSException) {
+        for a in RXAtom.allCases {
+            let cell = atom(a.name)
+            permanentRoots.append(Value(cell: cell))
+            realm.regexpAtoms.append(cell)
+        }
         let proto = try newObject()
         realm.regexpPrototype = proto
         kindFinalizeHooks[Int(CellKind.regexp.rawValue)] = { o in
@@ -387,7 +449,7 @@ extension Runtime {
                 p = try rt.get(JSObject(pattern), rt.key("source"), receiver: pattern)
                 rt.heap.pushRoot(p)
                 defer { rt.heap.popRoots(1) }
-                f = flags.isUndefined ? try rt.get(JSObject(pattern), rt.key("flags"), receiver: pattern) : flags
+                f = flags.isUndefined ? try rt.get(JSObject(pattern), rt.rxKey(.flags), receiver: pattern) : flags
             } else {
                 p = pattern; f = flags
             }
@@ -424,7 +486,7 @@ extension Runtime {
             let src = try rt.toString(try rt.get(r, rt.key("source"), receiver: this))
             rt.heap.pushRoot(src)
             defer { rt.heap.popRoots(1) }
-            let fl = try rt.toString(try rt.get(r, rt.key("flags"), receiver: this))
+            let fl = try rt.toString(try rt.get(r, rt.rxKey(.flags), receiver: this))
             var out: [UInt16] = [0x2F]
             out.append(contentsOf: try rt.flatten(src).codeUnits)
             out.append(0x2F)

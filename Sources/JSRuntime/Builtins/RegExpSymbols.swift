@@ -36,7 +36,7 @@ extension Runtime {
                 let matchStr = try rt.toString(try rt.get(JSObject(result), .index(0), receiver: result))
                 try rt.createDataProperty(a, .index(n), matchStr)
                 if rt.stringLength(matchStr) == 0 {
-                    let thisIndex = try rt.toLength(try rt.get(rx, rt.key("lastIndex"), receiver: this))
+                    let thisIndex = try rt.toLength(try rt.get(rx, rt.rxKey(.lastIndex), receiver: this))
                     try rt.rxSetLastIndex(rx, Value(rt.rxAdvance(sc, thisIndex, fullUnicode)))
                 }
                 n += 1
@@ -51,7 +51,7 @@ extension Runtime {
             let c = try rt.rxSpeciesConstructor(r, rt.realm.regexpConstructor)
             rt.heap.pushRoot(c)
             defer { rt.heap.popRoots(1) }
-            let flagsValue = try rt.toString(try rt.get(r, rt.key("flags"), receiver: this))
+            let flagsValue = try rt.toString(try rt.get(r, rt.rxKey(.flags), receiver: this))
             rt.heap.pushRoot(flagsValue)
             defer { rt.heap.popRoots(1) }
             let flags = try rt.flatten(flagsValue).codeUnits
@@ -61,7 +61,7 @@ extension Runtime {
             }
             rt.heap.pushRoot(matcher)
             defer { rt.heap.popRoots(1) }
-            let lastIndex = try rt.toLength(try rt.get(r, rt.key("lastIndex"), receiver: this))
+            let lastIndex = try rt.toLength(try rt.get(r, rt.rxKey(.lastIndex), receiver: this))
             try rt.rxSetLastIndex(JSObject(matcher), Value(lastIndex))
             let global = flags.contains(0x67)
             let fullUnicode = flags.contains(0x75) || flags.contains(0x76)
@@ -78,17 +78,17 @@ extension Runtime {
             let s = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(s)
             defer { rt.heap.popRoots(1) }
-            let previous = try rt.get(rx, rt.key("lastIndex"), receiver: this)
+            let previous = try rt.get(rx, rt.rxKey(.lastIndex), receiver: this)
             rt.heap.pushRoot(previous)
             defer { rt.heap.popRoots(1) }
             if !rt.sameValue(previous, Value(int32: 0)) { try rt.rxSetLastIndex(rx, Value(int32: 0)) }
             let result = try rt.rxExec(rx, s)
             rt.heap.pushRoot(result)
             defer { rt.heap.popRoots(1) }
-            let current = try rt.get(rx, rt.key("lastIndex"), receiver: this)
+            let current = try rt.get(rx, rt.rxKey(.lastIndex), receiver: this)
             if !rt.sameValue(current, previous) { try rt.rxSetLastIndex(rx, previous) }
             if result.isNull { return Value(int32: -1) }
-            return try rt.get(JSObject(result), rt.key("index"), receiver: result)
+            return try rt.get(JSObject(result), rt.rxKey(.index), receiver: result)
         }
         // @@replace
         try rxSymbolMethod(proto, wellKnown.replace, "[Symbol.replace]", 2) { rt, this, args, _ throws(JSException) in
@@ -122,7 +122,7 @@ extension Runtime {
                 if !global { break }
                 let matchStr = try rt.toString(try rt.get(JSObject(result), .index(0), receiver: result))
                 if rt.stringLength(matchStr) == 0 {
-                    let thisIndex = try rt.toLength(try rt.get(rx, rt.key("lastIndex"), receiver: this))
+                    let thisIndex = try rt.toLength(try rt.get(rx, rt.rxKey(.lastIndex), receiver: this))
                     try rt.rxSetLastIndex(rx, Value(rt.rxAdvance(sc, thisIndex, fullUnicode)))
                 }
             }
@@ -139,7 +139,7 @@ extension Runtime {
                 rt.heap.pushRoot(matchedValue)
                 defer { rt.heap.popRoots(1) }
                 let matched = try rt.flatten(matchedValue).codeUnits
-                let positionD = try rt.rxToIntegerOrInfinity(try rt.get(ro, rt.key("index"), receiver: result))
+                let positionD = try rt.rxToIntegerOrInfinity(try rt.get(ro, rt.rxKey(.index), receiver: result))
                 let position = Int(max(min(positionD, Double(lengthS)), 0))
                 let captures = try rt.newArray()
                 rt.heap.pushRoot(Value(cell: captures.cell))
@@ -151,7 +151,7 @@ extension Runtime {
                         try rt.createDataProperty(captures, .index(UInt32(n - 1)), capN)
                     }
                 }
-                var namedCaptures = try rt.get(ro, rt.key("groups"), receiver: result)
+                var namedCaptures = try rt.get(ro, rt.rxKey(.groups), receiver: result)
                 rt.heap.pushRoot(namedCaptures)
                 defer { rt.heap.popRoots(1) }
                 var replacement: [UInt16] = []
@@ -227,7 +227,7 @@ extension Runtime {
             // Fast path: a pristine RegExp splitter can search instead of trying every position.
             var fast: RegExpProgram? = nil
             if let prog = rt.rxProgram(splitter),
-               try rt.get(splitter, rt.key("exec"), receiver: splitterValue).bits == rt.realm.regexpExecFunction.bits {
+               try rt.get(splitter, rt.rxKey(.exec), receiver: splitterValue).bits == rt.realm.regexpExecFunction.bits {
                 var f = prog.flags
                 f.sticky = false
                 f.global = false
@@ -271,7 +271,7 @@ extension Runtime {
                 if z.isNull { q = rt.rxAdvance(s, q, unicodeMatching); continue }
                 rt.heap.pushRoot(z)
                 defer { rt.heap.popRoots(1) }
-                e = min(try rt.toLength(try rt.get(splitter, rt.key("lastIndex"), receiver: splitterValue)), size)
+                e = min(try rt.toLength(try rt.get(splitter, rt.rxKey(.lastIndex), receiver: splitterValue)), size)
                 if e == p { q = rt.rxAdvance(s, q, unicodeMatching); continue }
                 try rt.createDataProperty(a, .index(lengthA), try rt.rxSubstring(s, p, q))
                 lengthA += 1
@@ -315,7 +315,7 @@ extension Runtime {
             if state & 1 != 0 {
                 let matchStr = try rt.toString(try rt.get(JSObject(match), .index(0), receiver: match))
                 if rt.stringLength(matchStr) == 0 {
-                    let thisIndex = try rt.toLength(try rt.get(JSObject(r), rt.key("lastIndex"), receiver: r))
+                    let thisIndex = try rt.toLength(try rt.get(JSObject(r), rt.rxKey(.lastIndex), receiver: r))
                     try rt.rxSetLastIndex(JSObject(r), Value(rt.rxAdvance(try rt.flatten(s), thisIndex, state & 2 != 0)))
                 }
                 return try rt.createIterResult(match, done: false)
@@ -377,7 +377,7 @@ extension Runtime {
             let regexp = rt.arg(args, 0)
             if rt.isObject(regexp) {
                 if try rt.rxIsRegExp(regexp) {
-                    let flags = try rt.get(JSObject(regexp), rt.key("flags"), receiver: regexp)
+                    let flags = try rt.get(JSObject(regexp), rt.rxKey(.flags), receiver: regexp)
                     if flags.isNullish { throw try rt.typeError("RegExp flags is null or undefined") }
                     if !(try rt.flatten(try rt.toString(flags)).codeUnits.contains(0x67)) {
                         throw try rt.typeError("String.prototype.matchAll called with a non-global RegExp argument")
@@ -444,7 +444,7 @@ extension Runtime {
             var replaceValue = rt.arg(args, 1)
             if rt.isObject(searchValue) {
                 if try rt.rxIsRegExp(searchValue) {
-                    let flags = try rt.get(JSObject(searchValue), rt.key("flags"), receiver: searchValue)
+                    let flags = try rt.get(JSObject(searchValue), rt.rxKey(.flags), receiver: searchValue)
                     if flags.isNullish { throw try rt.typeError("RegExp flags is null or undefined") }
                     if !(try rt.flatten(try rt.toString(flags)).codeUnits.contains(0x67)) {
                         throw try rt.typeError("replaceAll must be called with a global RegExp")

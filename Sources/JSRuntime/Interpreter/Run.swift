@@ -373,7 +373,7 @@ extension Runtime {
                 r[op(1)] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
                 pc += 3
             case .newRegExp:
-                r[op(1)] = try newRegExpLiteral(data.code.constants[op(2)], data.code.constants[op(3)])
+                r[op(1)] = try newRegExpLiteral(data.code, op(2), op(3))
                 pc += 4
 
             // MARK: Calls
