@@ -373,7 +373,8 @@ extension Runtime {
                 r[op(1)] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
                 pc += 3
             case .newRegExp:
-                throw try makeError(.syntaxError, "RegExp is not supported by the runtime yet")
+                r[op(1)] = try newRegExpLiteral(data.code, op(2), op(3))
+                pc += 4
 
             // MARK: Calls
             case .call, .callMethod:
