@@ -556,6 +556,26 @@ extension Runtime {
                 r[op(1)] = result
                 pc += 5
 
+            // MARK: Private names
+            case .newPrivateName:
+                r[op(1)] = try newPrivateName(try constantValue(data, op(2)))
+                pc += 3
+            case .getPrivate:
+                r[op(1)] = try getPrivate(r[op(2)], r[op(3)])
+                pc += 4
+            case .setPrivate:
+                try setPrivate(r[op(1)], r[op(2)], r[op(3)])
+                pc += 4
+            case .hasPrivate:
+                r[op(1)] = Value(try hasPrivate(r[op(2)], r[op(3)]))
+                pc += 4
+            case .definePrivate:
+                try definePrivate(r[op(1)], r[op(2)], r[op(3)], kind: op(4))
+                pc += 5
+            case .setHomeObject:
+                JSObject(r[op(1)]).setExtraValue(2, r[op(2)])
+                pc += 3
+
             // MARK: Generators
             case .generatorStart:
                 var gen = try makeGeneratorObject(fp)
