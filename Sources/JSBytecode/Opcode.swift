@@ -46,6 +46,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case deleteProp, deleteElem, defineField, defineGetter, defineSetter, defineMethod
     case getSuper, setSuper, getSuperElem, setSuperElem
     case getPrivate, setPrivate, hasPrivate, definePrivate, newPrivateName, setHomeObject
+    case asyncIteratorResult, asyncIteratorReturn, throwIfNotObject
     // Objects
     case newObject, newArray, arrayPush, arraySpread, copyDataProperties, setPrototypeOf, newRegExp
     case newClosure, newClass, newTemplateObject, setClassFields
@@ -122,6 +123,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .definePrivate: return [.reg, .reg, .reg, .imm]
         // newPrivateName dst, description: a fresh private name (a hidden symbol)
         case .newPrivateName: return [.reg, .const]
+        // asyncIteratorResult dst, result, jump-when-done: IteratorComplete/IteratorValue of an
+        // awaited next() result (TypeError if not an object)
+        case .asyncIteratorResult: return [.reg, .reg, .jump]
+        // asyncIteratorReturn dst, record, jump-if-no-return-method: dst = iterator.return()
+        case .asyncIteratorReturn: return [.reg, .reg, .jump]
+        case .throwIfNotObject: return [.reg]
         // setHomeObject function, home
         case .setHomeObject: return [.reg, .reg]
         case .newObject: return [.reg]

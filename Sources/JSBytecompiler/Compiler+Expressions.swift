@@ -240,6 +240,9 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             let m = nextRegister
             let pair = temps(2)     // pair: the value sent in, pair + 1: the resume mode
+            if delegate && code.isAsync {
+                throw error("yield* in async generators is not supported by the interpreter yet", e.span.start)
+            }
             if delegate {
                 let iterable = try expression(argument!, into: nil)
                 let rec = temps(3)
@@ -259,8 +262,15 @@ extension FunctionCompiler {
                 emitReturn(pair)
                 patch(notReturn)
             } else {
-                let v: Int
+                var v: Int
                 if let a = argument { v = try expression(a, into: nil) } else { v = temp(); emit(.loadUndefined, v) }
+                if code.isAsync {
+                    // Async generators await the operand before yielding it.
+                    let awaited = temps(2)
+                    emit(.await, awaited, v, g)
+                    emitResumeDispatch(awaited, isAwait: true)
+                    v = awaited
+                }
                 emit(.yield, pair, v, g)
                 emitResumeDispatch(pair)
             }
@@ -274,7 +284,7 @@ extension FunctionCompiler {
             let pair = temps(2)
             let v = try expression(argument, into: nil)
             emit(.await, pair, v, g)
-            emitResumeDispatch(pair)
+            emitResumeDispatch(pair, isAwait: true)
             if pair != r { emit(.mov, r, pair) }
             nextRegister = m
             return r
@@ -755,16 +765,27 @@ extension FunctionCompiler {
 
     /// After a `yield`: mode 0 (next) continues with the value sent in; mode 1 (throw)
     /// throws it; mode 2 (return) returns it, running enclosing finally blocks.
-    func emitResumeDispatch(_ pair: Int) {
+    func emitResumeDispatch(_ pair: Int, isAwait: Bool = false) {
         let t = temp(), cmp = temp()
         emit(.loadInt, t, 0)
         emit(.strictEq, cmp, pair + 1, t)
         let next = emitJump(.jumpIfTrue, cmp)
+        if isAwait {
+            // An await resumes with next (fulfilled) or throw (rejected).
+            emit(.throw, pair)
+            patch(next)
+            return
+        }
         emit(.loadInt, t, 1)
         emit(.strictEq, cmp, pair + 1, t)
         let notThrow = emitJump(.jumpIfFalse, cmp)
         emit(.throw, pair)
         patch(notThrow)
+        if code.isAsync && code.isGenerator, let g = generatorRegister {
+            // A return request in an async generator awaits its value first.
+            emit(.await, pair, pair, g)
+            emitResumeDispatch(pair, isAwait: true)
+        }
         emitReturn(pair)
         patch(next)
     }

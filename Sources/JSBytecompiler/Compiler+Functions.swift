@@ -64,9 +64,6 @@ extension FunctionCompiler {
         code.isGenerator = fn.isGenerator
         code.length = fn.expectedArgumentCount
         code.capturesThis = fn.kind == .arrow && fn.usesThis
-        if fn.isAsync && fn.isGenerator {
-            throw error("async generators are not supported by the interpreter yet", fn.span.start)
-        }
         let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
         try fc.compileBody(fn)
         return code
@@ -77,7 +74,7 @@ extension FunctionCompiler {
         code.parameterCount = paramCount
         _ = temps(paramCount)
         for i in 0..<paramCount { bindingRegisters.insert(i) }
-        if fn.isAsync {
+        if fn.isAsync && !fn.isGenerator {
             // Async functions suspend before binding their parameters, so that errors there
             // reject the promise instead of throwing.
             let g = temp()
@@ -194,7 +191,7 @@ extension FunctionCompiler {
             emit(.ret, r)
         } else {
             try hoistFunctions(fn.body)
-            if fn.isGenerator && !fn.isAsync {
+            if fn.isGenerator {
                 // The arguments are bound; the call returns the suspended generator here.
                 let g = temp()
                 bindingRegisters.insert(g)

@@ -89,16 +89,21 @@ extension FunctionCompiler {
         case .forIn(let left, let right, let body, let scope):
             try forInStatement(left, right, body, scope)
         case .forOf(let left, let right, let body, let isAwait, let scope):
-            if isAwait { throw error("for await is not supported by the interpreter yet", s.span.start) }
-            try forOfStatement(left, right, body, scope)
+            try forOfStatement(left, right, body, scope, isAwait: isAwait)
         case .continue(let label):
             try jumpOut(label: label, isBreak: false, offset: s.span.start)
         case .break(let label):
             try jumpOut(label: label, isBreak: true, offset: s.span.start)
         case .return(let e):
-            let r = try e.map { x throws(CompileError) in try expression(x, into: nil) } ?? {
+            var r = try e.map { x throws(CompileError) in try expression(x, into: nil) } ?? {
                 let t = temp(); emit(.loadUndefined, t); return t
             }()
+            if code.isAsync && code.isGenerator, e != nil, let g = generatorRegister {
+                let pair = temps(2)
+                emit(.await, pair, r, g)
+                emitResumeDispatch(pair, isAwait: true)
+                r = pair
+            }
             emitReturn(r)
         case .throw(let e):
             let r = try expression(e, into: nil)
@@ -230,13 +235,13 @@ extension FunctionCompiler {
     /// for-of: the iterator record lives in three registers. The body runs inside a
     /// finally-like context, so `break`, `return` and jumps to outer labels close the
     /// iterator (IteratorClose), and an exception from the body closes it too.
-    func forOfStatement(_ left: ForBinding, _ right: Expr, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
+    func forOfStatement(_ left: ForBinding, _ right: Expr, _ body: Stmt, _ scope: Scope?, isAwait: Bool = false) throws(CompileError) {
         // The iterable is evaluated with the loop's TDZ scope in place, then the scope is left.
         let outerDepth = environmentDepth
         let cs: CompileScope? = scope.map { enterScope($0) }
         let iterable = try expression(right, into: temp())
         let rec = temps(3)
-        emit(.getIterator, rec, iterable)
+        emit(isAwait ? .getAsyncIterator : .getIterator, rec, iterable)
         let f = FinallyContext(kindRegister: temp(), valueRegister: temp(), scopeDepth: environmentDepth, jumpDepth: jumps.count)
         let labels = pendingLabels
         pendingLabels = []
@@ -245,7 +250,17 @@ extension FunctionCompiler {
         finallies.append(f)
         let top = pc
         let value = temp()
-        let exit = emitJump(.iteratorNext, value, rec)
+        let exit: Int
+        if isAwait, let g = generatorRegister {
+            // value = (await next()).value, or leave when done.
+            let pair = temps(2)
+            emit(.call, pair, rec + 1, rec, pair, 0)
+            emit(.await, pair, pair, g)
+            emitResumeDispatch(pair, isAwait: true)
+            exit = emitJump(.asyncIteratorResult, value, pair)
+        } else {
+            exit = emitJump(.iteratorNext, value, rec)
+        }
         let bodyStart = pc
         let perIteration = cs?.hasEnvironment == true
         if perIteration { emit(.copyScope) }
@@ -266,7 +281,7 @@ extension FunctionCompiler {
         let ctx = jumps.removeLast()
         // break: close the iterator, then leave.
         for j in ctx.breakJumps { patch(j) }
-        emit(.iteratorClose, rec, 0)
+        emitIteratorClose(rec, isAwait: isAwait)
         let toEnd = emitJump(.jmp)
         // An exception from the body: close (ignoring errors) and rethrow.
         code.handlers.append(Handler(start: Int32(bodyStart), end: Int32(bodyEnd), target: Int32(pc),
@@ -278,7 +293,7 @@ extension FunctionCompiler {
         // return / jumps to outer labels: close, then continue the exit.
         if !f.exits.isEmpty {
             for j in f.entryJumps { patch(j) }
-            emit(.iteratorClose, rec, 0)
+            emitIteratorClose(rec, isAwait: isAwait)
             let cmp = temp()
             let idReg = temp()
             for (id, action) in f.exits {
@@ -296,6 +311,17 @@ extension FunctionCompiler {
         patch(toEnd)
         if cs != nil { exitScope() }
         _ = outerDepth
+    }
+
+    /// IteratorClose / AsyncIteratorClose for a normal completion.
+    func emitIteratorClose(_ rec: Int, isAwait: Bool) {
+        guard isAwait, let g = generatorRegister else { emit(.iteratorClose, rec, 0); return }
+        let pair = temps(2)
+        let skip = emitJump(.asyncIteratorReturn, pair, rec)
+        emit(.await, pair, pair, g)
+        emitResumeDispatch(pair, isAwait: true)
+        emit(.throwIfNotObject, pair)
+        patch(skip)
     }
 
     // MARK: - break, continue, return

@@ -21,6 +21,11 @@ public final class Realm {
     public var generatorPrototype: JSObject!
     var generatorFunctionShape: UnsafeMutableRawPointer!
     public var promisePrototype: JSObject!
+    public var asyncIteratorPrototype: JSObject!
+    public var asyncGeneratorFunctionPrototype: JSObject!
+    public var asyncGeneratorPrototype: JSObject!
+    public var asyncFromSyncIteratorPrototype: JSObject!
+    var asyncGeneratorFunctionShape: UnsafeMutableRawPointer!
     public var promiseConstructor: JSObject!
     /// Pending jobs (see Promise.swift).
     var jobQueue: JSObject!
@@ -58,7 +63,8 @@ public final class Realm {
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
-                  generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue] {
+                  generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue,
+                  asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [regexpPrototype, regexpConstructor, regexpStringIteratorPrototype] {
@@ -67,7 +73,7 @@ public final class Realm {
         m.mark(regexpExecFunction)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
-        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape] { m.mark(cell: s) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }

@@ -44,6 +44,7 @@ public final class Runtime {
     var capabilityExecutorIndex = 0, finallyFunctionIndex = 0
     /// Next job to run in `realm.jobQueue`.
     var jobHead = 0
+    var asyncFromSyncUnwrapIndex = 0
     /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
     var rootShapes = WordMap()
     /// The atom "length" (arrays and strings answer it without a shape lookup).

@@ -52,6 +52,7 @@ extension Runtime {
         try installIteration()
         try installGenerators()
         try installPromise()
+        try installAsyncGenerators()
         try installString()
         try installNumberAndBoolean()
         try installMath()

@@ -77,8 +77,18 @@ extension Runtime {
     func promiseReactionJob(_ reaction: JSObject, _ argument: Value) throws(JSException) {
         let r = reaction.elements!
         let kind = r[0].asInt32
+        if kind >= 4 {
+            try asyncGeneratorAwaitReturnDone(r[4], argument, fulfilled: kind == 4)
+            return
+        }
         if kind >= 2 {
-            try asyncResume(r[4], argument, mode: kind == 2 ? .next : .throw)
+            let g = JSObject(r[4])
+            if isAsyncGenerator(g) {
+                try asyncGeneratorRun(g, argument, mode: kind == 2 ? .next : .throw)
+                try asyncGeneratorDrain(g)
+            } else {
+                try asyncResume(r[4], argument, mode: kind == 2 ? .next : .throw)
+            }
             return
         }
         let handler = r[4]
@@ -171,7 +181,7 @@ extension Runtime {
             let rec = JSObject(list.elements![i])
             let kind = rec.elements![0].asInt32
             // Each record serves both outcomes: pick the one for this state.
-            let wantsReject = kind == 1 || kind == 3
+            let wantsReject = kind & 1 == 1
             if wantsReject == (state == .rejected) {
                 try enqueueJob(0, Value(cell: rec.cell), value, .undefined)
             }
@@ -180,14 +190,16 @@ extension Runtime {
 
     /// PerformPromiseThen with handlers (kind 0/1 records) or an async resumption (2/3).
     func performPromiseThen(_ p: JSObject, onFulfilled: Value, onRejected: Value,
-                            capability: (Value, Value, Value)?, asyncGenerator: Value? = nil) throws(JSException) {
+                            capability: (Value, Value, Value)?, asyncGenerator: Value? = nil,
+                            awaitReturn: Bool = false) throws(JSException) {
         let cap = capability ?? (.undefined, .undefined, .undefined)
         let fulfillRecord: JSObject
         let rejectRecord: JSObject
         if let g = asyncGenerator {
-            fulfillRecord = try record(Value(int32: 2), .undefined, .undefined, .undefined, g)
+            let base: Int32 = awaitReturn ? 4 : 2
+            fulfillRecord = try record(Value(int32: base), .undefined, .undefined, .undefined, g)
             heap.pushRoot(Value(cell: fulfillRecord.cell))
-            rejectRecord = try record(Value(int32: 3), .undefined, .undefined, .undefined, g)
+            rejectRecord = try record(Value(int32: base + 1), .undefined, .undefined, .undefined, g)
         } else {
             fulfillRecord = try record(Value(int32: 0), cap.0, cap.1, cap.2, isCallable(onFulfilled) ? onFulfilled : .undefined)
             heap.pushRoot(Value(cell: fulfillRecord.cell))

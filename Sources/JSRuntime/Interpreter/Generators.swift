@@ -24,20 +24,33 @@ extension Runtime {
     static let rawYieldBit: UInt64 = 0x100
 
     func generatorState(_ g: JSObject) -> GeneratorState { GeneratorState(rawValue: g.word(0) & 0xFF) ?? .completed }
-    func setGeneratorState(_ g: JSObject, _ s: GeneratorState, raw: Bool = false) {
-        g.setWord(0, s.rawValue | (raw ? Runtime.rawYieldBit : 0))
+    func setGeneratorState(_ g: JSObject, _ s: GeneratorState, raw: Bool = false, awaiting: Bool = false) {
+        g.setWord(0, s.rawValue | (raw ? Runtime.rawYieldBit : 0) | (awaiting ? Runtime.awaitingBit : 0)
+                  | (g.word(0) & Runtime.asyncGeneratorBit))
     }
 
     /// `generatorStart`: the generator object for the current frame (prototype from the
     /// callee's `prototype` property, else %GeneratorPrototype%).
     func makeGeneratorObject(_ frame: UnsafeMutablePointer<Frame>) throws(JSException) -> Value {
         let callee = frame.pointee.callee
-        var proto = try get(JSObject(callee), key("prototype"), receiver: callee)
-        if !isObject(proto) { proto = Value(cell: realm.generatorPrototype.cell) }
+        let code = frame.pointee.data.takeUnretainedValue().code
+        let isAsyncGen = code.isAsync && code.isGenerator
+        var proto = Value.undefined
+        if code.isGenerator {
+            proto = try get(JSObject(callee), key("prototype"), receiver: callee)
+            if !isObject(proto) { proto = Value(cell: (isAsyncGen ? realm.asyncGeneratorPrototype : realm.generatorPrototype).cell) }
+        } else {
+            proto = Value(cell: realm.objectPrototype.cell)   // async functions: internal only
+        }
         let g = try allocateObject(.generator, shape: try rootShape(for: proto))
-        setGeneratorState(g, .suspendedStart)
+        g.setWord(0, GeneratorState.suspendedStart.rawValue | (isAsyncGen ? Runtime.asyncGeneratorBit : 0))
         g.setExtraValue(1, .undefined)
         g.setExtraValue(2, .undefined)
+        if isAsyncGen {
+            heap.pushRoot(Value(cell: g.cell))
+            defer { heap.popRoots(1) }
+            g.setExtraValue(2, Value(cell: try newArray().cell))
+        }
         return Value(cell: g.cell)
     }
 
@@ -82,6 +95,9 @@ extension Runtime {
             setGeneratorState(g, .completed)
             g.setExtraValue(1, .undefined)
             state = .completed
+        }
+        if isAsyncGenerator(g) && method != "AsyncGenerator" {
+            throw try typeError("\(method) method called on incompatible receiver \(try describeForError(gv))")
         }
         if state == .completed {
             switch mode {

@@ -296,7 +296,7 @@ extension Runtime {
     func makeClosure(_ code: CodeBlock, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> Value {
         let isArrow = code.kind == .arrow
         let isMethod = code.kind == .method || code.kind == .getter || code.kind == .setter
-        let shape = code.isGenerator ? realm.generatorFunctionShape! : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
+        let shape = code.isGenerator ? (code.isAsync ? realm.asyncGeneratorFunctionShape! : realm.generatorFunctionShape!) : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
         if let e = env { heap.pushRoot(Value(cell: e)) }
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
@@ -319,7 +319,7 @@ extension Runtime {
         try defineOwnProperty(f, key("length"), .data(Value(code.length), [.configurable]))
         try defineOwnProperty(f, key("name"), .data(try makeString(code.name), [.configurable]))
         if code.isGenerator {
-            let proto = try newObject(prototype: realm.generatorPrototype)
+            let proto = try newObject(prototype: code.isAsync ? realm.asyncGeneratorPrototype : realm.generatorPrototype)
             try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
         } else if !isArrow && !isMethod && code.kind == .normal {
             f.flags |= ObjectFlags.constructor

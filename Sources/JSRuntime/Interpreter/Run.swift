@@ -582,7 +582,7 @@ extension Runtime {
                 r[op(1)] = gen
                 try saveGeneratorFrame(JSObject(gen), fp, pc: pc + 2, resumeRegister: -1)
                 let returnRegister = fp.pointee.returnRegister
-                let isAsync = data.code.isAsync
+                let isAsync = data.code.isAsync && !data.code.isGenerator
                 frames.removeLast()
                 if isAsync {
                     // Run the body to its first await; the call's value is the promise.
@@ -606,7 +606,7 @@ extension Runtime {
             case .await:
                 let gen = JSObject(r[op(3)])
                 try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
-                setGeneratorState(gen, .suspendedYield)
+                setGeneratorState(gen, .suspendedYield, awaiting: true)
                 let value = r[op(2)]
                 frames.removeLast()
                 heap.pushRoot(value)
@@ -615,6 +615,33 @@ extension Runtime {
                 return .undefined
             case .iteratorDone:
                 if try delegateStep(r + op(1), r + op(2)) { pc += op(3) } else { pc += 4 }
+            case .asyncIteratorResult:
+                let res = r[op(2)]
+                guard isObject(res) else { throw try typeError("Iterator result \(try describeForError(res)) is not an object") }
+                if toBoolean(try get(JSObject(res), key("done"), receiver: res)) {
+                    pc += op(3)
+                } else {
+                    r[op(1)] = try get(JSObject(res), key("value"), receiver: res)
+                    pc += 4
+                }
+            case .asyncIteratorReturn:
+                let rec = r + op(2)
+                if let ret = try getMethod(rec[0], key("return")) {
+                    r[op(1)] = try call(ret, this: rec[0])
+                    pc += 4
+                } else {
+                    pc += op(3)
+                }
+            case .throwIfNotObject:
+                if !isObject(r[op(1)]) { throw try typeError("Iterator result \(try describeForError(r[op(1)])) is not an object") }
+                pc += 2
+            case .getAsyncIterator:
+                let rec = try getAsyncIterator(r[op(2)])
+                let d = r + op(1)
+                d[0] = rec.iterator
+                d[1] = rec.next
+                d[2] = .false
+                pc += 3
 
             // MARK: for-in
             case .forInPrepare:
