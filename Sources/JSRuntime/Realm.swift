@@ -17,6 +17,9 @@ public final class Realm {
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
+    public var stringIteratorPrototype: JSObject!
+    /// Cached one-unit Latin-1 strings (String.prototype.charAt and friends).
+    var singleCharStrings: [Value] = []
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
@@ -39,7 +42,7 @@ public final class Realm {
     /// Everything the realm holds that the collector must keep alive.
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
-                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype, stringIteratorPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
@@ -48,6 +51,7 @@ public final class Realm {
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
+        for v in singleCharStrings { m.mark(v) }
     }
 }
 
