@@ -171,7 +171,7 @@ final class FunctionCompiler {
     }
 
     func numberConstant(_ d: Double) -> Int { constant(.number(d), key: "n\(d.bitPattern)") }
-    func stringConstant(_ s: [UInt16]) -> Int { constant(.string(s), key: "s" + String(decoding: s, as: UTF16.self) + "\(s.count)") }
+    func stringConstant(_ s: [UInt16]) -> Int { constant(.string(s), key: s.contains { $0 & 0xF800 == 0xD800 } ? "u" + s.map { String($0) }.joined(separator: ",") : "s" + String(decoding: s, as: UTF16.self)) }
 
     func atom(_ s: String) -> Int { atom(Array(s.utf16)) }
     func atom(_ s: [UInt16]) -> Int {

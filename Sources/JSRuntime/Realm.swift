@@ -18,6 +18,7 @@ public final class Realm {
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
     public var stringIteratorPrototype: JSObject!
+    public var datePrototype: JSObject!
     /// Cached one-unit Latin-1 strings (String.prototype.charAt and friends).
     var singleCharStrings: [Value] = []
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
@@ -42,7 +43,7 @@ public final class Realm {
     /// Everything the realm holds that the collector must keep alive.
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
-                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype, stringIteratorPrototype] {
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype, stringIteratorPrototype, datePrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }

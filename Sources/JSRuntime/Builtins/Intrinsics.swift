@@ -33,7 +33,7 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
+        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.toPrimitiveWithExoticHint(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
@@ -53,6 +53,7 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installMath()
+        try installDate()
         try installErrors()
         try installConsole()
         outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
