@@ -50,6 +50,8 @@ extension Runtime {
         try installFunction()
         try installArray()
         try installIteration()
+        try installGenerators()
+        try installPromise()
         try installString()
         try installNumberAndBoolean()
         try installMath()
