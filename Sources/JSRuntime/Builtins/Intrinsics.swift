@@ -56,6 +56,7 @@ extension Runtime {
         try installNumberAndBoolean()
         try installMath()
         try installDate()
+        try installJSON()
         try installErrors()
         try installConsole()
         outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
