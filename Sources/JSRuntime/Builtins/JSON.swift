@@ -402,11 +402,18 @@ extension Runtime {
                 for j in 0..<Int(list.arrayLength) { try member(try rt.toPropertyKey(list.elements![j])) }
             } else {
                 // Fast path: own enumerable data properties read straight from the object.
+                // EnumerableOwnProperties first (the list is fixed before any getter runs);
+                // named keys are rooted while serializing.
+                var keys: [Key] = []
                 for k in try rt.ownKeys(o) {
                     if case .named(let pk) = k, pk.isSymbol { continue }
                     guard let p = try rt.getOwnProperty(o, k), p.attributes.contains(.enumerable) else { continue }
-                    try member(k)
+                    keys.append(k)
                 }
+                var rooted = 0
+                defer { rt.heap.popRoots(rooted) }
+                for k in keys { if case .named(let pk) = k { rt.heap.pushRoot(Value(cell: pk.cell)); rooted += 1 } }
+                for k in keys { try member(k) }
             }
             if any && !gap.isEmpty { out.append(0x0A); out.append(contentsOf: stepback) }
             out.append(0x7D)
