@@ -212,6 +212,12 @@ extension Runtime {
 
     /// NFC via the standard library; lone surrogates are kept and split the runs.
     func normalizeNFC(_ s: StringCell) -> [UInt16] {
+        var units: [UInt16] = []
+        appendUnits(&units, s)
+        return normalizeNFC(units)
+    }
+
+    func normalizeNFC(_ units: [UInt16]) -> [UInt16] {
         var out: [UInt16] = []
         var run: [UInt16] = []
         func flush() {
@@ -222,10 +228,13 @@ extension Runtime {
             run.removeAll(keepingCapacity: true)
         }
         var i = 0
-        while i < s.length {
-            let (cp, len) = codePointAt(s, i)
-            if cp >= 0xD800 && cp <= 0xDFFF { flush(); out.append(UInt16(cp)) } else { appendUTF16(&run, cp) }
-            i += len
+        while i < units.count {
+            let u = units[i]
+            if u >= 0xD800 && u <= 0xDBFF && i + 1 < units.count && units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF {
+                run.append(u); run.append(units[i + 1]); i += 2; continue
+            }
+            if u >= 0xD800 && u <= 0xDFFF { flush(); out.append(u) } else { run.append(u) }
+            i += 1
         }
         flush()
         return out
@@ -485,8 +494,14 @@ extension Runtime {
             var ascii = !s.is16Bit
             if ascii { for i in 0..<s.length where s.latin1[i] >= 0x80 { ascii = false; break } }
             if ascii { return sv }
-            // Only NFC is available without Unicode decomposition tables (see the notes).
-            return try rt.makeString(rt.normalizeNFC(s))
+            var units: [UInt16] = []
+            rt.appendUnits(&units, s)
+            switch form {
+            case "NFC": return try rt.makeString(rt.normalizeNFC(units))
+            case "NFD": return try rt.makeString(UnicodeNormalization.decomposed(units, compat: false))
+            case "NFKD": return try rt.makeString(UnicodeNormalization.decomposed(units, compat: true))
+            default: return try rt.makeString(rt.normalizeNFC(UnicodeNormalization.decomposed(units, compat: true)))
+            }
         }
         for (name, atStart) in [("padStart", true), ("padEnd", false)] {
             try method(proto, name, 1) { rt, this, args, _ throws(JSException) in
