@@ -16,8 +16,8 @@ private func eval(_ source: String, stress: Bool = false) throws -> String {
         #expect(NumberConversions.toString(0.1) == "0.1")
         #expect(NumberConversions.toString(1e21) == "1e+21")
         #expect(NumberConversions.toString(1e-7) == "1e-7")
-        #expect(NumberConversions.toString(123456789012345680000) == "123456789012345680000")
-        #expect(NumberConversions.toString(5e-324) == "5e-324")
+        #expect(NumberConversions.toString(123456789012345683968) == "123456789012345680000")
+        #expect(NumberConversions.toString(Double.leastNonzeroMagnitude) == "5e-324")
         #expect(NumberConversions.toString(-1.5) == "-1.5")
         #expect(NumberConversions.toString(0.000001) == "0.000001")
     }
