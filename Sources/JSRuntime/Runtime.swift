@@ -65,6 +65,13 @@ public final class Runtime {
         heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
     }
 
+    /// Frees the register file and the frame stack (the heap frees its own blocks): a
+    /// process that makes a runtime per script (the test262 worker) must not leak them.
+    deinit {
+        registers.deallocate()
+        frames.storage.deallocate()
+    }
+
     // MARK: - Strings
 
     /// Allocates a flat Latin-1 string of `length` units; the caller fills `latin1`.

@@ -22,6 +22,8 @@ extension Runtime {
 
     /// A small JS array holding `values` (GC-visible storage for records).
     func record(_ values: Value...) throws(JSException) -> JSObject {
+        for v in values { heap.pushRoot(v) }
+        defer { heap.popRoots(values.count) }
         let a = try newArray(capacity: values.count)
         for (i, v) in values.enumerated() { a.elements![i] = v }
         a.elementsLength = values.count
@@ -61,6 +63,9 @@ extension Runtime {
             let job = JSObject(q.elements![jobHead])
             q.elements![jobHead] = .undefined
             jobHead += 1
+            // The job array owns the storage `e` points into: keep it alive while it runs.
+            heap.pushRoot(Value(cell: job.cell))
+            defer { heap.popRoots(1) }
             let e = job.elements!
             switch e[0].asInt32 {
             case 0: try promiseReactionJob(JSObject(e[1]), e[2])
