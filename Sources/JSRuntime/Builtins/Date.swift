@@ -95,9 +95,15 @@ enum DateMath {
     /// UTC(t) for a local time value t.
     static func utc(_ t: Double) -> Double {
         if !t.isFinite { return .nan }
+        // Candidate offsets from a day before, at, and a day after; the earliest consistent
+        // interpretation wins (a repeated local time maps to before the transition), and a
+        // local time inside a gap uses the offset before the transition.
+        let before = offset(atUTC: t - msPerDay)
         let o1 = offset(atUTC: t)
-        let o2 = offset(atUTC: t - o1)
-        return t - o2
+        if before == o1, offset(atUTC: t - o1) == o1, offset(atUTC: t + msPerDay) == o1 { return t - o1 }
+        var best = Double.infinity
+        for o in [before, o1, offset(atUTC: t + msPerDay)] where offset(atUTC: t - o) == o { best = min(best, t - o) }
+        return best.isFinite ? best : t - before
     }
 
     static func zoneName(atUTC t: Double) -> String {
@@ -124,6 +130,10 @@ enum DateMath {
         case "PST": return "Pacific Standard Time"
         case "PDT": return "Pacific Daylight Time"
         case "JST": return "Japan Standard Time"
+        case "IST": return "India Standard Time"
+        case "AEST": return "Australian Eastern Standard Time"
+        case "AEDT": return "Australian Eastern Daylight Time"
+        case "MSK": return "Moscow Standard Time"
         default: return abbr
         }
     }
