@@ -30,11 +30,12 @@ public enum ObjectFlags {
     public static let derived: UInt16 = 32
     /// `arguments` object mapped to parameters (sloppy).
     public static let htmlDDA: UInt16 = 64
+    // 128 and 256 are kind-specific (ArrayFlags.lengthReadOnly, ...).
     /// Some shape has this object as its prototype: changes to its own properties advance
     /// `Runtime.protoEpoch`, which guards every inline cache of an inherited property.
-    public static let isPrototype: UInt16 = 128
+    public static let isPrototype: UInt16 = 512
     /// An %ArrayIteratorPrototype% iterator (kind `.iterator`).
-    public static let arrayIterator: UInt16 = 256
+    public static let arrayIterator: UInt16 = 1024
 }
 
 public struct JSObject {
