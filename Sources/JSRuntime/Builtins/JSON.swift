@@ -271,9 +271,26 @@ extension Runtime {
         /// The property list (a rooted JS array of strings), or nil.
         var propertyList: JSObject?
 
-        init(rt: Runtime) { self.rt = rt; out.reserveCapacity(256) }
+        let toJSONKey: Key
+
+        init(rt: Runtime) { self.rt = rt; toJSONKey = rt.key("toJSON"); out.reserveCapacity(256) }
 
         func append(_ s: String) { out.append(contentsOf: s.utf16) }
+        func appendASCII(_ s: StaticString) {
+            s.withUTF8Buffer { b in for c in b { out.append(UInt16(c)) } }
+        }
+        func appendInt(_ v: Int32) {
+            var x = Int64(v)
+            if x < 0 { out.append(0x2D); x = -x }
+            if x < 10 { out.append(UInt16(48 + x)); return }
+            var buf: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var n = 0
+            withUnsafeMutableBytes(of: &buf) { raw in
+                let p = raw.bindMemory(to: UInt16.self)
+                while x > 0 { p[n] = UInt16(48 + x % 10); x /= 10; n += 1 }
+                for k in stride(from: n - 1, through: 0, by: -1) { out.append(p[k]) }
+            }
+        }
 
         static let hex: [UInt16] = Array("0123456789abcdef".utf16)
 
@@ -330,7 +347,7 @@ extension Runtime {
             var value: Value
             if let v = valueIn { value = v } else { value = try rt.get(holder, key, receiver: Value(cell: holder.cell)) }
             if rt.isObject(value) {
-                let toJSON = try rt.get(JSObject(value), rt.key("toJSON"), receiver: value)
+                let toJSON = try rt.get(JSObject(value), toJSONKey, receiver: value)
                 if rt.isCallable(toJSON) {
                     rt.heap.pushRoot(value)
                     defer { rt.heap.popRoots(1) }
@@ -351,9 +368,9 @@ extension Runtime {
                     else if p.isBool { value = p }
                 }
             }
-            if value.isNull { append("null"); return true }
-            if value.isBool { append(value.asBool ? "true" : "false"); return true }
-            if value.isInt32 { append(String(value.asInt32)); return true }
+            if value.isNull { appendASCII("null"); return true }
+            if value.isBool { if value.asBool { appendASCII("true") } else { appendASCII("false") }; return true }
+            if value.isInt32 { appendInt(value.asInt32); return true }
             if value.isNumber {
                 let d = value.asNumber
                 append(d.isFinite ? NumberConversions.toString(d) : "null")
@@ -430,7 +447,7 @@ extension Runtime {
             for i in 0..<len {
                 if i > 0 { out.append(0x2C) }
                 if !gap.isEmpty { newline() }
-                if !(try serializeProperty(o, .index(UInt32(i)))) { append("null") }
+                if !(try serializeProperty(o, .index(UInt32(i)))) { appendASCII("null") }
             }
             if len > 0 && !gap.isEmpty { out.append(0x0A); out.append(contentsOf: stepback) }
             out.append(0x5D)

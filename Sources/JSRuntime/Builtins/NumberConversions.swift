@@ -175,6 +175,23 @@ enum NumberConversions {
     /// Number.prototype.toFixed for finite |x| < 1e21, f in 0...100.
     static func toFixed(_ x: Double, _ f: Int) -> String {
         let neg = x < 0
+        // Fast path: x × 10^f is well inside the exact-integer range and not near a tie,
+        // so the double product rounds the same way as the exact value.
+        if f <= 22 {
+            let y = abs(x) * pow(10.0, Double(f))
+            if y < 4503599627370496.0 {
+                let fl = y.rounded(.down)
+                let frac = y - fl
+                if abs(frac - 0.5) > max(y, 1) * 0x1p-48 {
+                    var digits = Array(String(Int64(frac > 0.5 ? fl + 1 : fl)).utf8)
+                    while digits.count < f + 1 { digits.insert(48, at: 0) }
+                    var out = neg ? "-" : ""
+                    out += String(decoding: digits[..<(digits.count - f)], as: UTF8.self)
+                    if f > 0 { out += "." + String(decoding: digits[(digits.count - f)...], as: UTF8.self) }
+                    return out
+                }
+            }
+        }
         let (digits, n) = exactDigits(abs(x))
         // Keep n + f significant digits.
         let (r, nn) = roundDigits(digits, n, count: n + f)
