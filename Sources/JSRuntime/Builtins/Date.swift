@@ -204,6 +204,8 @@ enum DateMath {
     static func parse(_ units: [UInt16]) -> Double {
         let s = units.map { $0 < 128 ? UInt8($0) : UInt8(ascii: "?") }
         if let v = parseISO(s) { return v }
+        // A malformed expanded year (e.g. -000000) is not left to the legacy forms.
+        if let f = s.first, f == UInt8(ascii: "+") || f == UInt8(ascii: "-") { return .nan }
         return parseLegacy(s)
     }
 

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 extension Runtime {
-    /// ToIntegerOrInfinity.
-    func toIntegerOrInfinity(_ v: Value) throws(JSException) -> Double {
+    /// ToIntegerOrInfinity (with an int32 fast path).
+    func toIntegerOrInfinityFast(_ v: Value) throws(JSException) -> Double {
         if v.isInt32 { return Double(v.asInt32) }
         let d = try toNumber(v)
         if d.isNaN || d == 0 { return 0 }
@@ -67,7 +67,7 @@ extension Runtime {
             let radix = rt.arg(args, 0)
             var r = 10
             if !radix.isUndefined {
-                let x = try rt.toIntegerOrInfinity(radix)
+                let x = try rt.toIntegerOrInfinityFast(radix)
                 if x < 2 || x > 36 { throw try rt.rangeError("toString() radix must be between 2 and 36") }
                 r = Int(x)
             }
@@ -80,7 +80,7 @@ extension Runtime {
         try method(np, "valueOf", 0) { rt, this, _, _ throws(JSException) in Value(try rt.thisNumber(this, "valueOf")) }
         try method(np, "toFixed", 1) { rt, this, args, _ throws(JSException) in
             let x = try rt.thisNumber(this, "toFixed")
-            let f = try rt.toIntegerOrInfinity(rt.arg(args, 0))
+            let f = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             if !f.isFinite || f < 0 || f > 100 { throw try rt.rangeError("toFixed() digits argument must be between 0 and 100") }
             if !x.isFinite { return try rt.makeString(NumberConversions.toString(x)) }
             if abs(x) >= 1e21 { return try rt.makeString(NumberConversions.toString(x)) }
@@ -89,7 +89,7 @@ extension Runtime {
         try method(np, "toExponential", 1) { rt, this, args, _ throws(JSException) in
             let x = try rt.thisNumber(this, "toExponential")
             let fv = rt.arg(args, 0)
-            let f = try rt.toIntegerOrInfinity(fv)
+            let f = try rt.toIntegerOrInfinityFast(fv)
             if !x.isFinite { return try rt.makeString(NumberConversions.toString(x)) }
             if !f.isFinite || f < 0 || f > 100 { throw try rt.rangeError("toExponential() argument must be between 0 and 100") }
             return try rt.makeString(NumberConversions.toExponential(x, fv.isUndefined ? nil : Int(f)))
@@ -98,7 +98,7 @@ extension Runtime {
             let x = try rt.thisNumber(this, "toPrecision")
             let pv = rt.arg(args, 0)
             if pv.isUndefined { return try rt.makeString(NumberConversions.toString(x)) }
-            let p = try rt.toIntegerOrInfinity(pv)
+            let p = try rt.toIntegerOrInfinityFast(pv)
             if !x.isFinite { return try rt.makeString(NumberConversions.toString(x)) }
             if !p.isFinite || p < 1 || p > 100 { throw try rt.rangeError("toPrecision() argument must be between 1 and 100") }
             return try rt.makeString(NumberConversions.toPrecision(x, Int(p)))

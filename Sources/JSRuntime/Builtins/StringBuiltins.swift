@@ -353,7 +353,7 @@ extension Runtime {
 
         try method(proto, "at", 1) { rt, this, args, _ throws(JSException) in
             let s = try rt.flatten(try rt.thisString(this, "at"))
-            let rel = try rt.toIntegerOrInfinity(rt.arg(args, 0))
+            let rel = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             let k = rel >= 0 ? rel : Double(s.length) + rel
             if k < 0 || k >= Double(s.length) { return .undefined }
             return try rt.singleCharString(s[Int(k)])
@@ -361,20 +361,20 @@ extension Runtime {
         try method(proto, "charAt", 1) { rt, this, args, _ throws(JSException) in
             let s = try rt.flatten(try rt.thisString(this, "charAt"))
             let a = rt.arg(args, 0)
-            let p = a.isInt32 ? Double(a.asInt32) : try rt.toIntegerOrInfinity(a)
+            let p = a.isInt32 ? Double(a.asInt32) : try rt.toIntegerOrInfinityFast(a)
             if p < 0 || p >= Double(s.length) { return Value(cell: rt.atom("")) }
             return try rt.singleCharString(s[Int(p)])
         }
         try method(proto, "charCodeAt", 1) { rt, this, args, _ throws(JSException) in
             let s = try rt.flatten(try rt.thisString(this, "charCodeAt"))
             let a = rt.arg(args, 0)
-            let p = a.isInt32 ? Double(a.asInt32) : try rt.toIntegerOrInfinity(a)
+            let p = a.isInt32 ? Double(a.asInt32) : try rt.toIntegerOrInfinityFast(a)
             if p < 0 || p >= Double(s.length) { return Value(Double.nan) }
             return Value(int32: Int32(s[Int(p)]))
         }
         try method(proto, "codePointAt", 1) { rt, this, args, _ throws(JSException) in
             let s = try rt.flatten(try rt.thisString(this, "codePointAt"))
-            let p = try rt.toIntegerOrInfinity(rt.arg(args, 0))
+            let p = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             if p < 0 || p >= Double(s.length) { return .undefined }
             return Value(int32: Int32(rt.codePointAt(s, Int(p)).0))
         }
@@ -405,18 +405,18 @@ extension Runtime {
                 let t = try rt.flatten(tv)
                 switch kind {
                 case 0:
-                    let start = posArg.isUndefined ? 0 : Int(min(max(try rt.toIntegerOrInfinity(posArg), 0), Double(len)))
+                    let start = posArg.isUndefined ? 0 : Int(min(max(try rt.toIntegerOrInfinityFast(posArg), 0), Double(len)))
                     if start + t.length > len { return .false }
                     for i in 0..<t.length where s[start + i] != t[i] { return .false }
                     return .true
                 case 1:
-                    let end = posArg.isUndefined ? len : Int(min(max(try rt.toIntegerOrInfinity(posArg), 0), Double(len)))
+                    let end = posArg.isUndefined ? len : Int(min(max(try rt.toIntegerOrInfinityFast(posArg), 0), Double(len)))
                     let start = end - t.length
                     if start < 0 { return .false }
                     for i in 0..<t.length where s[start + i] != t[i] { return .false }
                     return .true
                 default:
-                    let start = Int(min(max(try rt.toIntegerOrInfinity(posArg), 0), Double(len)))
+                    let start = Int(min(max(try rt.toIntegerOrInfinityFast(posArg), 0), Double(len)))
                     return Value(rt.stringIndexOf(s, t, start) >= 0)
                 }
             }
@@ -428,7 +428,7 @@ extension Runtime {
             let tv = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(tv)
             defer { rt.heap.popRoots(1) }
-            let pos = try rt.toIntegerOrInfinity(rt.arg(args, 1))
+            let pos = try rt.toIntegerOrInfinityFast(rt.arg(args, 1))
             let s = try rt.flatten(sv), t = try rt.flatten(tv)
             let start = Int(min(max(pos, 0), Double(s.length)))
             return Value(rt.stringIndexOf(s, t, start))
@@ -532,7 +532,7 @@ extension Runtime {
             let sv = try rt.thisString(this, "repeat")
             rt.heap.pushRoot(sv)
             defer { rt.heap.popRoots(1) }
-            let n = try rt.toIntegerOrInfinity(rt.arg(args, 0))
+            let n = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             if n < 0 || n == .infinity { throw try rt.rangeError("Invalid count value: \(NumberConversions.toString(n))") }
             let len = rt.stringLength(sv)
             if n == 0 || len == 0 { return Value(cell: rt.atom("")) }
@@ -563,9 +563,9 @@ extension Runtime {
             rt.heap.pushRoot(sv)
             defer { rt.heap.popRoots(1) }
             let n = Double(rt.stringLength(sv))
-            let a = min(max(try rt.toIntegerOrInfinity(rt.arg(args, 0)), 0), n)
+            let a = min(max(try rt.toIntegerOrInfinityFast(rt.arg(args, 0)), 0), n)
             let endArg = rt.arg(args, 1)
-            let b = endArg.isUndefined ? n : min(max(try rt.toIntegerOrInfinity(endArg), 0), n)
+            let b = endArg.isUndefined ? n : min(max(try rt.toIntegerOrInfinityFast(endArg), 0), n)
             return try rt.substring(try rt.flatten(sv), Int(min(a, b)), Int(max(a, b)))
         }
         try method(proto, "substr", 2) { rt, this, args, _ throws(JSException) in
@@ -573,10 +573,10 @@ extension Runtime {
             rt.heap.pushRoot(sv)
             defer { rt.heap.popRoots(1) }
             let size = Double(rt.stringLength(sv))
-            var start = try rt.toIntegerOrInfinity(rt.arg(args, 0))
+            var start = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             if start == -.infinity { start = 0 } else if start < 0 { start = max(size + start, 0) } else { start = min(start, size) }
             let lenArg = rt.arg(args, 1)
-            let length = lenArg.isUndefined ? size : try rt.toIntegerOrInfinity(lenArg)
+            let length = lenArg.isUndefined ? size : try rt.toIntegerOrInfinityFast(lenArg)
             let end = min(start + length, size)
             if start >= end { return Value(cell: rt.atom("")) }
             return try rt.substring(try rt.flatten(sv), Int(start), Int(end))
@@ -608,7 +608,7 @@ extension Runtime {
         try method(proto, "split", 2) { rt, this, args, _ throws(JSException) in
             if this.isNullish { throw try rt.typeError("String.prototype.split called on null or undefined") }
             let sepArg = rt.arg(args, 0), limitArg = rt.arg(args, 1)
-            if !sepArg.isNullish, let splitter = try rt.getMethod(sepArg, rt.symbolKey(rt.wellKnown.split)) {
+            if rt.isObject(sepArg), let splitter = try rt.getMethod(sepArg, rt.symbolKey(rt.wellKnown.split)) {
                 return try rt.call(splitter, this: sepArg, this, limitArg)
             }
             let sv = try rt.toString(this)
@@ -648,7 +648,7 @@ extension Runtime {
             if this.isNullish { throw try rt.typeError("String.prototype.replace called on null or undefined") }
             let searchValue = rt.arg(args, 0)
             var replaceValue = rt.arg(args, 1)
-            if !searchValue.isNullish, let replacer = try rt.getMethod(searchValue, rt.symbolKey(rt.wellKnown.replace)) {
+            if rt.isObject(searchValue), let replacer = try rt.getMethod(searchValue, rt.symbolKey(rt.wellKnown.replace)) {
                 return try rt.call(replacer, this: searchValue, this, replaceValue)
             }
             let sv = try rt.toString(this)
@@ -685,7 +685,7 @@ extension Runtime {
             if this.isNullish { throw try rt.typeError("String.prototype.replaceAll called on null or undefined") }
             let searchValue = rt.arg(args, 0)
             var replaceValue = rt.arg(args, 1)
-            if !searchValue.isNullish {
+            if rt.isObject(searchValue) {
                 if try rt.isRegExp(searchValue) {
                     let flags = try rt.get(JSObject(searchValue), rt.key("flags"), receiver: searchValue)
                     if flags.isNullish { throw try rt.typeError("String.prototype.replaceAll called with a non-global RegExp argument") }
@@ -738,7 +738,7 @@ extension Runtime {
             try method(proto, name, 1) { rt, this, args, _ throws(JSException) in
                 if this.isNullish { throw try rt.typeError("String.prototype.\(name) called on null or undefined") }
                 let regexp = rt.arg(args, 0)
-                if !regexp.isNullish {
+                if rt.isObject(regexp) {
                     if name == "matchAll", try rt.isRegExp(regexp) {
                         let flags = try rt.get(JSObject(regexp), rt.key("flags"), receiver: regexp)
                         if flags.isNullish { throw try rt.typeError("String.prototype.matchAll called with a non-global RegExp argument") }
