@@ -17,7 +17,13 @@ extension Runtime {
             return .undefined
         }
         for name in ["error", "warn"] { try method(console, name, 0, err) }
-        try method(realm.global, "print", 0, log)
+        // `print`: the arguments inspected and joined with spaces (no printf directives).
+        try method(realm.global, "print", 0) { rt, _, args, _ throws(JSException) in
+            var parts: [String] = []
+            for v in args { parts.append(rt.isString(v) ? try rt.flatten(v).swiftString : try rt.inspect(v, depth: 0)) }
+            rt.output(parts.joined(separator: " ") + "\n")
+            return .undefined
+        }
     }
 
     /// node's formatWithOptions: printf-style directives in a leading string, then the
