@@ -173,7 +173,7 @@ final class FunctionCompiler {
     }
 
     func numberConstant(_ d: Double) -> Int { constant(.number(d), key: "n\(d.bitPattern)") }
-    func stringConstant(_ s: [UInt16]) -> Int { constant(.string(s), key: "s" + String(decoding: s, as: UTF16.self) + "\(s.count)") }
+    func stringConstant(_ s: [UInt16]) -> Int { constant(.string(s), key: s.allSatisfy { $0 < 0x80 } ? "s" + String(decoding: s, as: UTF16.self) : "u" + s.map { String($0, radix: 16) }.joined(separator: ",")) }  // Swift String keys compare by canonical equivalence: non-ASCII keys use the code units
 
     func atom(_ s: String) -> Int { atom(Array(s.utf16)) }
     func atom(_ s: [UInt16]) -> Int {

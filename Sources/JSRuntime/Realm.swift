@@ -17,6 +17,10 @@ public final class Realm {
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
+    public var stringIteratorPrototype: JSObject!
+    public var datePrototype: JSObject!
+    /// Cached one-unit Latin-1 strings (String.prototype.charAt and friends).
+    var singleCharStrings: [Value] = []
     public var generatorFunctionPrototype: JSObject!
     public var generatorPrototype: JSObject!
     var generatorFunctionShape: UnsafeMutableRawPointer!
@@ -64,7 +68,8 @@ public final class Realm {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
                   generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue,
-                  asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype] {
+                  asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype,
+                  stringIteratorPrototype, datePrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [regexpPrototype, regexpConstructor, regexpStringIteratorPrototype] {
@@ -77,6 +82,7 @@ public final class Realm {
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
+        for v in singleCharStrings { m.mark(v) }
     }
 }
 

@@ -33,7 +33,7 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
+        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.toPrimitiveWithExoticHint(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
@@ -56,6 +56,8 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installMath()
+        try installDate()
+        try installJSON()
         try installErrors()
         try installConsole()
         try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
