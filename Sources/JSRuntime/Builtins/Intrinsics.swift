@@ -33,7 +33,7 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.ordinaryToPrimitive(v, hint) }
+        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
@@ -50,6 +50,9 @@ extension Runtime {
         try installFunction()
         try installArray()
         try installIteration()
+        try installSymbol()
+        try installCollections()
+        try installReflect()
         try installString()
         try installNumberAndBoolean()
         try installMath()
@@ -59,7 +62,7 @@ extension Runtime {
         permanentRoots.append(outOfMemoryValue)
     }
 
-    /// OrdinaryToPrimitive (no @@toPrimitive yet).
+    /// OrdinaryToPrimitive (`objectToPrimitive` in SymbolBuiltins.swift checks @@toPrimitive first).
     func ordinaryToPrimitive(_ v: Value, _ hint: PreferredType) throws(JSException) -> Value {
         let o = JSObject(v)
         let order = hint == .string ? ["toString", "valueOf"] : ["valueOf", "toString"]

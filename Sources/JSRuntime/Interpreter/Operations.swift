@@ -143,21 +143,12 @@ extension Runtime {
         }
     }
 
-    /// InstanceofOperator (OrdinaryHasInstance; @@hasInstance comes with Symbol).
+    /// InstanceofOperator: @@hasInstance, else OrdinaryHasInstance (Builtins/FunctionBuiltins.swift).
     func instanceOf(_ v: Value, _ target: Value) throws(JSException) -> Bool {
         guard isObject(target) else { throw try typeError("Right-hand side of 'instanceof' is not an object") }
+        if let h = try getMethod(target, symbolKey(wellKnown.hasInstance)) { return toBoolean(try call(h, this: target, v)) }
         guard isCallable(target) else { throw try typeError("Right-hand side of 'instanceof' is not callable") }
-        var t = JSObject(target)
-        if t.kind == .boundFunction { t = JSObject(t.extraValue(0)) }
-        guard isObject(v) else { return false }
-        let proto = try get(t, key("prototype"), receiver: Value(cell: t.cell))
-        guard isObject(proto) else { throw try typeError("Function has non-object prototype in instanceof check") }
-        var o = JSObject(v).prototype
-        while o.isCell {
-            if o.bits == proto.bits { return true }
-            o = JSObject(o).prototype
-        }
-        return false
+        return try ordinaryHasInstance(target, v)
     }
 
     // MARK: - ToObject

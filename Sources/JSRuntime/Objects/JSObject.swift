@@ -35,6 +35,12 @@ public enum ObjectFlags {
     public static let isPrototype: UInt16 = 128
     /// An %ArrayIteratorPrototype% iterator (kind `.iterator`).
     public static let arrayIterator: UInt16 = 256
+    /// (512 is `ArrayFlags.lengthReadOnly`.)
+    /// A %MapIteratorPrototype% / %SetIteratorPrototype% iterator (kind `.iterator`).
+    public static let mapIterator: UInt16 = 1024
+    public static let setIterator: UInt16 = 2048
+    /// A WeakMap / WeakSet (kinds `.map` / `.set`).
+    public static let weakCollection: UInt16 = 4096
 }
 
 public struct JSObject {
