@@ -53,6 +53,7 @@ extension Runtime {
         try installSymbol()
         try installCollections()
         try installReflect()
+        try installURIFunctions()
         try installString()
         try installNumberAndBoolean()
         try installMath()
@@ -125,51 +126,5 @@ extension Runtime {
             lines.append(code.name.isEmpty ? "    at \(loc)" : "    at \(code.name) (\(loc))")
         }
         return lines.joined(separator: "\n")
-    }
-
-    func installErrors() throws(JSException) {
-        let proto = realm.errorPrototype!
-        try put(proto, "name", try makeString("Error"))
-        try put(proto, "message", try makeString(""))
-        try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
-            guard rt.isObject(this) else { throw try rt.typeError("Error.prototype.toString called on non-object") }
-            let o = JSObject(this)
-            let n = try rt.get(o, "name")
-            let m = try rt.get(o, "message")
-            let name = n.isUndefined ? "Error" : try rt.flatten(try rt.toString(n)).swiftString
-            let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
-            if name.isEmpty { return try rt.makeString(msg) }
-            if msg.isEmpty { return try rt.makeString(name) }
-            return try rt.makeString("\(name): \(msg)")
-        }
-        let types: [ErrorType] = [.error, .typeError, .rangeError, .syntaxError, .referenceError, .evalError, .uriError]
-        for type in types {
-            let p: JSObject
-            if type == .error { p = proto } else {
-                p = try newObject(prototype: proto)
-                try put(p, "name", try makeString(type.rawValue))
-                try put(p, "message", try makeString(""))
-            }
-            realm.errorPrototypes[type] = p
-            let c = try constructor(type.rawValue, length: 1, prototype: p) { rt, _, args, newTarget throws(JSException) in
-                let nt = newTarget.isUndefined ? Value(cell: rt.realm.errorConstructors[type]!.cell) : newTarget
-                let o = try rt.ordinaryCreateFromConstructor(nt, fallback: rt.realm.errorPrototypes[type])
-                header(o.cell).pointee.kind = .error
-                rt.heap.pushRoot(Value(cell: o.cell))
-                defer { rt.heap.popRoots(1) }
-                let m = rt.arg(args, 0)
-                if !m.isUndefined { try rt.put(o, "message", try rt.toString(m)) }
-                let opts = rt.arg(args, 1)
-                if rt.isObject(opts), try rt.hasProperty(JSObject(opts), rt.key("cause")) {
-                    try rt.put(o, "cause", try rt.get(JSObject(opts), "cause"))
-                }
-                let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
-                let head = msg.isEmpty ? type.rawValue : "\(type.rawValue): \(msg)"
-                try rt.put(o, "stack", try rt.makeString(head + "\n" + rt.stackTrace()))
-                return Value(cell: o.cell)
-            }
-            realm.errorConstructors[type] = c
-            if type != .error { _ = try setPrototype(c, Value(cell: realm.errorConstructors[.error]!.cell)) }
-        }
     }
 }
