@@ -408,6 +408,7 @@ extension Runtime {
             try rt.makeCollectionIterator(try rt.thisCollection(this, .set, weak: false, "Set.prototype.values"), kind: .values)
         }
         try defineOwnProperty(proto, key("keys"), .data(Value(cell: values.cell), .hidden))
+        try installSetMethods(proto)
         try defineOwnProperty(proto, symbolKey(wellKnown.iterator), .data(Value(cell: values.cell), .hidden))
         try defineOwnProperty(proto, symbolKey(wellKnown.toStringTag), .data(try makeString("Set"), [.configurable]))
     }
@@ -473,5 +474,199 @@ extension Runtime {
             return Value(try rt.collectionFind(s, v) != nil)
         }
         try defineOwnProperty(ws, symbolKey(wellKnown.toStringTag), .data(try makeString("WeakSet"), [.configurable]))
+    }
+}
+
+// MARK: - Set methods (union, intersection, ...)
+// https://tc39.es/ecma262/#sec-set.prototype.union and the following sections.
+
+/// A Set Record: the other set-like object, its size, `has` and `keys`.
+struct SetRecord {
+    var set: JSObject
+    var size: Double
+    var has: Value
+    var keys: Value
+}
+
+extension Runtime {
+    /// GetSetRecord(obj).
+    func getSetRecord(_ v: Value) throws(JSException) -> SetRecord {
+        guard isObject(v) else { throw try typeError("\(try describeForError(v)) is not an object") }
+        let o = JSObject(v)
+        let rawSize = try get(o, "size")
+        let numSize = try toNumber(rawSize)
+        if numSize.isNaN { throw try typeError("The 'size' property must be a number") }
+        let intSize = try toIntegerOrInfinity(Value(numSize))
+        if intSize < 0 { throw try rangeError("The 'size' property must not be negative") }
+        let has = try get(o, "has")
+        if !isCallable(has) { throw try typeError("The 'has' property must be a function") }
+        heap.pushRoot(has)
+        defer { heap.popRoots(1) }
+        let keys = try get(o, "keys")
+        if !isCallable(keys) { throw try typeError("The 'keys' property must be a function") }
+        return SetRecord(set: o, size: intSize, has: has, keys: keys)
+    }
+
+    /// GetIteratorFromMethod(setRec.[[SetObject]], setRec.[[Keys]]) with the spec's checks.
+    func getKeysIterator(_ rec: SetRecord) throws(JSException) -> IteratorRecord {
+        let it = try call(rec.keys, this: Value(cell: rec.set.cell))
+        guard isObject(it) else { throw try typeError("keys() result is not an object") }
+        heap.pushRoot(it)
+        defer { heap.popRoots(1) }
+        let next = try get(JSObject(it), "next")
+        if !isCallable(next) { throw try typeError("The iterator's 'next' property must be a function") }
+        return IteratorRecord(iterator: it, next: next, done: false)
+    }
+
+    func newSet() throws(JSException) -> JSObject {
+        let s = try allocateObject(.set, shape: try rootShape(for: Value(cell: realm.setPrototype.cell)))
+        try initializeCollection(s, weak: false)
+        return s
+    }
+
+    /// A new Set holding the live entries of `o`, in order.
+    func copySet(_ o: JSObject) throws(JSException) -> JSObject {
+        let s = try newSet()
+        heap.pushRoot(Value(cell: s.cell))
+        defer { heap.popRoots(1) }
+        let n = collectionEntryCount(o)
+        for i in 0..<n {
+            let e = collectionStorage(o).elements![i]
+            if !e.isEmpty { try collectionSet(s, e, .undefined) }
+        }
+        return s
+    }
+
+    /// Visits this set's entries by index while user code may mutate it (no compaction meanwhile).
+    /// `body` returns false to stop.
+    func walkSetData(_ o: JSObject, _ body: (Value) throws(JSException) -> Bool) throws(JSException) {
+        let idx = collectionIndex(o)
+        idx.activeIterators += 1
+        defer { idx.activeIterators -= 1 }
+        var i = 0
+        while i < collectionEntryCount(o) {
+            let e = collectionStorage(o).elements![i]
+            i += 1
+            if e.isEmpty { continue }
+            if !(try body(e)) { return }
+        }
+    }
+
+    /// Steps the keys iterator of `rec`; `body` returns false to stop (the iterator is then closed).
+    func walkOtherKeys(_ rec: SetRecord, _ body: (Value) throws(JSException) -> Bool) throws(JSException) {
+        var it = try getKeysIterator(rec)
+        heap.pushRoot(it.iterator); heap.pushRoot(it.next)
+        defer { heap.popRoots(2) }
+        while let next = try iteratorStep(&it) {
+            let (k, _) = try collectionKey(next)
+            if !(try body(k)) { try iteratorClose(it); return }
+        }
+    }
+
+    func callHas(_ rec: SetRecord, _ e: Value) throws(JSException) -> Bool {
+        toBoolean(try call(rec.has, this: Value(cell: rec.set.cell), e))
+    }
+
+    func installSetMethods(_ proto: JSObject) throws(JSException) {
+        try method(proto, "union", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.union")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            let result = try rt.copySet(o)
+            rt.heap.pushRoot(Value(cell: result.cell))
+            defer { rt.heap.popRoots(1) }
+            try rt.walkOtherKeys(rec) { k throws(JSException) in try rt.collectionSet(result, k, .undefined); return true }
+            return Value(cell: result.cell)
+        }
+        try method(proto, "intersection", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.intersection")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            let result = try rt.newSet()
+            rt.heap.pushRoot(Value(cell: result.cell))
+            defer { rt.heap.popRoots(1) }
+            if Double(rt.collectionIndex(o).live) <= rec.size {
+                try rt.walkSetData(o) { e throws(JSException) in
+                    if try rt.callHas(rec, e) { try rt.collectionSet(result, e, .undefined) }
+                    return true
+                }
+            } else {
+                try rt.walkOtherKeys(rec) { k throws(JSException) in
+                    if try rt.collectionFind(o, k) != nil { try rt.collectionSet(result, k, .undefined) }
+                    return true
+                }
+            }
+            return Value(cell: result.cell)
+        }
+        try method(proto, "difference", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.difference")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            let result = try rt.copySet(o)
+            rt.heap.pushRoot(Value(cell: result.cell))
+            defer { rt.heap.popRoots(1) }
+            if Double(rt.collectionIndex(o).live) <= rec.size {
+                try rt.walkSetData(result) { e throws(JSException) in
+                    if try rt.callHas(rec, e) { _ = try rt.collectionDelete(result, e) }
+                    return true
+                }
+            } else {
+                try rt.walkOtherKeys(rec) { k throws(JSException) in _ = try rt.collectionDelete(result, k); return true }
+            }
+            return Value(cell: result.cell)
+        }
+        try method(proto, "symmetricDifference", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.symmetricDifference")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            let result = try rt.copySet(o)
+            rt.heap.pushRoot(Value(cell: result.cell))
+            defer { rt.heap.popRoots(1) }
+            try rt.walkOtherKeys(rec) { k throws(JSException) in
+                let inResult = try rt.collectionFind(result, k) != nil
+                if try rt.collectionFind(o, k) != nil {
+                    if inResult { _ = try rt.collectionDelete(result, k) }
+                } else if !inResult {
+                    try rt.collectionSet(result, k, .undefined)
+                }
+                return true
+            }
+            return Value(cell: result.cell)
+        }
+        try method(proto, "isSubsetOf", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.isSubsetOf")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            if Double(rt.collectionIndex(o).live) > rec.size { return .false }
+            var result = true
+            try rt.walkSetData(o) { e throws(JSException) in
+                if !(try rt.callHas(rec, e)) { result = false; return false }
+                return true
+            }
+            return Value(result)
+        }
+        try method(proto, "isSupersetOf", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.isSupersetOf")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            if Double(rt.collectionIndex(o).live) < rec.size { return .false }
+            var result = true
+            try rt.walkOtherKeys(rec) { k throws(JSException) in
+                if try rt.collectionFind(o, k) == nil { result = false; return false }
+                return true
+            }
+            return Value(result)
+        }
+        try method(proto, "isDisjointFrom", 1) { rt, this, args, _ throws(JSException) in
+            let o = try rt.thisCollection(this, .set, weak: false, "Set.prototype.isDisjointFrom")
+            let rec = try rt.getSetRecord(rt.arg(args, 0))
+            var result = true
+            if Double(rt.collectionIndex(o).live) <= rec.size {
+                try rt.walkSetData(o) { e throws(JSException) in
+                    if try rt.callHas(rec, e) { result = false; return false }
+                    return true
+                }
+            } else {
+                try rt.walkOtherKeys(rec) { k throws(JSException) in
+                    if try rt.collectionFind(o, k) != nil { result = false; return false }
+                    return true
+                }
+            }
+            return Value(result)
+        }
     }
 }

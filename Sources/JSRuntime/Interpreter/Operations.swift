@@ -370,7 +370,7 @@ extension Runtime {
             }
             let k = try toPropertyKey(keyValue)
             if !(try set(o, k, value, receiver: base)) && strict {
-                throw try typeError("Cannot assign to read only property '\(try flatten(try self.keyValue(k)).swiftString)' of object")
+                throw try typeError("Cannot assign to read only property '\(keyDescription(k))' of object")
             }
             return
         }
@@ -393,7 +393,7 @@ extension Runtime {
     func deleteValueProperty(_ base: Value, _ k: Key, strict: Bool) throws(JSException) -> Bool {
         let o = try toObject(base)
         let ok = try deleteProperty(o, k)
-        if !ok && strict { throw try typeError("Cannot delete property '\(try flatten(try keyValue(k)).swiftString)'") }
+        if !ok && strict { throw try typeError("Cannot delete property '\(keyDescription(k))'") }
         return ok
     }
 
