@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "JSSyntax", targets: ["JSSyntax"]),
         .executable(name: "jsrun", targets: ["jsrun"]),
         .executable(name: "test262-parse", targets: ["Test262Parse"]),
+        .executable(name: "test262", targets: ["Test262"]),
         .executable(name: "parse-bench", targets: ["ParseBench"]),
     ],
     targets: [
@@ -28,13 +29,20 @@ let package = Package(
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),
+        // Conformance: what the test262 runners share (paths, frontmatter, the ratchet).
+        .target(name: "Test262Support", path: "Conformance/Test262Support", swiftSettings: strict),
         // Conformance: test262 parse-phase verdicts.
-        .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax"],
+        .executableTarget(name: "Test262Parse", dependencies: ["JSSyntax", "Test262Support"],
                           path: "Conformance/Test262Parse", swiftSettings: strict),
+        // Conformance: test262 run through the interpreter, in worker processes, with a ratchet.
+        .executableTarget(name: "Test262",
+                          dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime", "Test262Support"],
+                          path: "Conformance/Test262", swiftSettings: strict),
         // Tools: parser throughput benchmark (tools/parse-bench.sh drives it).
         .executableTarget(name: "ParseBench", dependencies: ["JSSyntax"],
                           path: "tools/ParseBench", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
+        .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
     ]
 )

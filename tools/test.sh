@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The project's test command: build, unit tests, and the test262 parse-verdict ratchet.
+# The project's test command: build, unit tests, the test262 parse-verdict ratchet and the
+# test262 ratchet through the interpreter.
 # Usage: tools/test.sh   (run from anywhere; installs nothing beyond what Swift needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,9 @@ if [ -d "$TEST262/test" ]; then
     echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"
     .build/release/test262-parse --root "$TEST262" --expect Conformance/test262-parse.expect \
         --failures "$ROOT/.build/test262-parse-failures.txt"
+    echo "== test262 through the interpreter (ratchet: Conformance/test262.expect)"
+    .build/release/test262 --root "$TEST262" --expect Conformance/test262.expect \
+        --results "$ROOT/.build/test262-results.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
 fi

@@ -12,6 +12,7 @@
 import Foundation
 import JSSyntax
 import Synchronization
+import Test262Support
 
 let usage = """
     usage: test262-parse [options] [PATHS...]
@@ -57,11 +58,6 @@ struct Options {
     var paths: [String] = []
 }
 
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("test262-parse: \(message)\n".utf8))
-    exit(1)
-}
-
 func parseArguments(_ args: [String]) -> Options {
     var o = Options()
     var i = 0
@@ -100,222 +96,6 @@ func parseArguments(_ args: [String]) -> Options {
     return o
 }
 
-// MARK: - Paths
-
-func isDirectory(_ path: String) -> Bool {
-    var isDir: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-}
-
-func absolute(_ path: String) -> String {
-    let p = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    return URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path
-}
-
-/// The package root: the nearest directory holding Package.swift above this source file,
-/// else above the executable.
-func packageRoot() -> String? {
-    var starts = [URL(fileURLWithPath: #filePath).deletingLastPathComponent()]
-    if let exe = Bundle.main.executableURL { starts.append(exe.deletingLastPathComponent()) }
-    for start in starts {
-        var dir = start.standardizedFileURL
-        while dir.path != "/" {
-            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-                return dir.path
-            }
-            dir = dir.deletingLastPathComponent()
-        }
-    }
-    return nil
-}
-
-func resolveRoot(_ given: String?) -> String {
-    let rel = given ?? "../shared/test262"
-    var candidates: [String] = []
-    if rel.hasPrefix("/") {
-        candidates = [rel]
-    } else {
-        let cwd = FileManager.default.currentDirectoryPath + "/" + rel
-        let pkg = packageRoot().map { $0 + "/" + rel }
-        // An explicit relative --root means the current directory first; the default
-        // means the package root first.
-        candidates = given != nil ? [cwd] + (pkg.map { [$0] } ?? []) : (pkg.map { [$0] } ?? []) + [cwd]
-    }
-    for c in candidates where isDirectory(c + "/test") { return absolute(c) }
-    fail("no test262 checkout (a directory with test/) at \(candidates.joined(separator: " or "))")
-}
-
-/// Turns a PATHS argument into a prefix of paths relative to ROOT/test.
-func relativePrefix(_ arg: String, root: String) -> String {
-    let testDir = root + "/test"
-    var p = arg
-    if p.hasPrefix("/") || FileManager.default.fileExists(atPath: p) {
-        let abs = absolute(p)
-        if abs == testDir { return "" }
-        if abs.hasPrefix(testDir + "/") { return String(abs.dropFirst(testDir.count + 1)) }
-        if abs == root { return "" }
-        if !p.hasPrefix("/") && !FileManager.default.fileExists(atPath: testDir + "/" + p)
-            && !FileManager.default.fileExists(atPath: root + "/" + p) {
-            fail("\(arg) is not inside \(testDir)")
-        }
-    }
-    while p.hasPrefix("./") { p.removeFirst(2) }
-    while p.hasSuffix("/") { p.removeLast() }
-    if p == "test" { return "" }
-    if p.hasPrefix("test/") && !FileManager.default.fileExists(atPath: testDir + "/" + p) {
-        p.removeFirst(5)
-    }
-    return p
-}
-
-/// All test files under ROOT/test, relative to it, sorted. (readdir: FileManager's
-/// enumerator takes half a second for the 30,000 files.)
-func enumerateTests(testDir: String) -> [String] {
-    var out: [String] = []
-    func walk(_ rel: String) {
-        let path = rel.isEmpty ? testDir : testDir + "/" + rel
-        guard let dir = opendir(path) else {
-            if rel.isEmpty { fail("cannot list \(testDir)") }
-            return
-        }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name.hasPrefix(".") { continue }
-            let child = rel.isEmpty ? name : rel + "/" + name
-            var type = Int32(entry.pointee.d_type)
-            if type == Int32(DT_UNKNOWN) || type == Int32(DT_LNK) {
-                var st = stat()
-                if stat(testDir + "/" + child, &st) != 0 { continue }
-                type = (st.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : Int32(DT_REG)
-            }
-            if type == Int32(DT_DIR) {
-                walk(child)
-            } else if name.hasSuffix(".js") && !name.contains("_FIXTURE") {
-                out.append(child)
-            }
-        }
-    }
-    walk("")
-    out.sort()
-    return out
-}
-
-// MARK: - Frontmatter
-
-struct Metadata {
-    var flags: Set<String> = []
-    var negativePhase: String? = nil
-    var negativeType: String? = nil
-    var hasFrontmatter = false
-}
-
-/// Reads the keys that matter (`flags`, `negative`) from the YAML between `/*---` and `---*/`.
-/// Understands inline lists (`flags: [a, b]`) and block lists (`flags:` then `  - a`).
-/// Works on bytes and only makes Strings of the lines it needs: the `info` blocks are long.
-func parseMetadata(_ array: [UInt8]) -> Metadata {
-    array.withUnsafeBufferPointer { parseMetadata($0) }
-}
-
-func parseMetadata(_ bytes: UnsafeBufferPointer<UInt8>) -> Metadata {
-    var meta = Metadata()
-    let open = openMarker, close = closeMarker
-    guard let start = find(open, in: bytes, from: 0),
-          let end = find(close, in: bytes, from: start + open.count) else { return meta }
-    meta.hasFrontmatter = true
-    var section = 0  // 0: other, 1: flags, 2: negative (the top-level key whose block we are in)
-    var i = start + open.count
-    while i < end {
-        var j = i
-        while j < end && bytes[j] != 0x0A && bytes[j] != 0x0D { j += 1 }
-        let lineStart = i
-        i = j + 1
-        if j == lineStart { continue }
-        let first = bytes[lineStart]
-        if first == 0x20 || first == 0x09 {  // indented: part of the current key's block
-            if section == 0 { continue }
-            let trimmed = stripComment(String(decoding: bytes[lineStart..<j], as: UTF8.self))
-                .trimmingCharacters(in: .whitespaces)
-            if section == 1 {
-                if trimmed.hasPrefix("-") {
-                    meta.flags.insert(unquote(trimmed.dropFirst().trimmingCharacters(in: .whitespaces)))
-                }
-            } else {
-                applyNegative(trimmed, &meta)
-            }
-            continue
-        }
-        section = 0
-        if startsWith(bytes, lineStart, j, "flags:") { section = 1 } else if startsWith(bytes, lineStart, j, "negative:") { section = 2 } else { continue }
-        let line = stripComment(String(decoding: bytes[lineStart..<j], as: UTF8.self))
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        let rest = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        if section == 1 && !rest.isEmpty { meta.flags.formUnion(parseInlineList(rest)) }
-        if section == 2 && rest.hasPrefix("{") {
-            // Flow mapping: negative: {phase: parse, type: SyntaxError}
-            for item in parseInlineList(rest) { applyNegative(item, &meta) }
-        }
-    }
-    return meta
-}
-
-let openMarker: [UInt8] = Array("/*---".utf8), closeMarker: [UInt8] = Array("---*/".utf8)
-
-func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, _ prefix: StaticString) -> Bool {
-    let n = prefix.utf8CodeUnitCount
-    guard to - from >= n else { return false }
-    let p = prefix.utf8Start
-    for k in 0..<n where bytes[from + k] != p[k] { return false }
-    return true
-}
-
-func applyNegative(_ entry: String, _ meta: inout Metadata) {
-    guard let colon = entry.firstIndex(of: ":") else { return }
-    let key = entry[..<colon].trimmingCharacters(in: .whitespaces)
-    let value = unquote(entry[entry.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-    if key == "phase" { meta.negativePhase = value }
-    if key == "type" { meta.negativeType = value }
-}
-
-func parseInlineList(_ s: String) -> [String] {
-    var body = Substring(s)
-    if body.first == "[" || body.first == "{" { body = body.dropFirst() }
-    if body.last == "]" || body.last == "}" { body = body.dropLast() }
-    return body.split(separator: ",").map { unquote($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
-}
-
-func unquote(_ s: String) -> String {
-    if s.count >= 2, let f = s.first, f == "'" || f == "\"", s.last == f { return String(s.dropFirst().dropLast()) }
-    return s
-}
-
-func stripComment(_ line: String) -> String {
-    // YAML comments: `#` at the start or after whitespace. Good enough for test262 metadata.
-    guard line.contains("#") else { return line }
-    guard let hash = line.range(of: " #") ?? (line.hasPrefix("#") ? line.range(of: "#") : nil) else { return line }
-    return String(line[..<hash.lowerBound])
-}
-
-func find(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-    needle.withUnsafeBufferPointer { needle in
-        let n = needle.count
-        guard n > 0, hay.count >= n else { return nil }
-        var i = from
-        let first = needle[0]
-        while i <= hay.count - n {
-            if hay[i] == first {
-                var j = 1
-                while j < n && hay[i + j] == needle[j] { j += 1 }
-                if j == n { return i }
-            }
-            i += 1
-        }
-        return nil
-    }
-}
-
 // MARK: - Running one test
 
 enum Mode: Int { case sloppy = 0, strict = 1
@@ -337,25 +117,6 @@ struct Outcome {
     var note: String? = nil
     /// Thread CPU time spent in parseScript, all runs together.
     var parseSeconds = 0.0
-}
-
-func readFile(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { return nil }
-    let size = Int(st.st_size)
-    var buf = [UInt8](repeating: 0, count: size)
-    var got = 0
-    while got < size {
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, size - got) }
-        if n < 0 { if errno == EINTR { continue }; return nil }
-        if n == 0 { break }
-        got += n
-    }
-    buf.removeSubrange(got...)
-    return buf
 }
 
 /// CPU time of the calling thread, in seconds.
@@ -516,45 +277,9 @@ func runAll(_ work: Work, threads: Int, timeout: Double, relPaths: [String]) {
     }
 }
 
-func cpuSeconds() -> Double {
-    var ru = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &ru)
-    return Double(ru.ru_utime.tv_sec) + Double(ru.ru_utime.tv_usec) / 1e6
-        + Double(ru.ru_stime.tv_sec) + Double(ru.ru_stime.tv_usec) / 1e6
-}
-
-// MARK: - Expectations
-
-func readExpect(_ path: String) -> [String]? {
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-        .map { $0.trimmingCharacters(in: .whitespaces) }
-        .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-}
-
-func writeFile(_ path: String, _ text: String) {
-    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-        fail("cannot write \(path): \(error)")
-    }
-}
-
-func pad(_ v: some CustomStringConvertible, _ width: Int) -> String {
-    let s = v.description
-    return String(repeating: " ", count: max(0, width - s.count)) + s
-}
-
-func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
-
-/// The first two components of a test path: `language/expressions`, `built-ins/RegExp`.
-func topDirectory(_ rel: String) -> String {
-    let u = rel.utf8
-    guard let a = u.firstIndex(of: UInt8(ascii: "/")) else { return rel }
-    guard let b = u[u.index(after: a)...].firstIndex(of: UInt8(ascii: "/")) else { return String(rel[..<a]) }
-    return String(rel[..<b])
-}
-
 // MARK: - Main
 
+programName = "test262-parse"
 let startWall = Date()
 let startCPU = cpuSeconds()
 let opts = parseArguments(Array(CommandLine.arguments.dropFirst()))
@@ -563,15 +288,7 @@ let testDir = root + "/test"
 
 let allTests = enumerateTests(testDir: testDir)
 if allTests.isEmpty { fail("no tests under \(testDir)") }
-let prefixes = opts.paths.map { relativePrefix($0, root: root) }
-var selected = allTests
-if !prefixes.isEmpty {
-    for (arg, p) in zip(opts.paths, prefixes) where !allTests.contains(where: { p.isEmpty || $0 == p || $0.hasPrefix(p + "/") }) {
-        fail("no tests match \(arg) (as \(p.isEmpty ? "test/" : p) under \(testDir))")
-    }
-    selected = allTests.filter { t in prefixes.contains { p in p.isEmpty || t == p || t.hasPrefix(p + "/") } }
-}
-if let f = opts.filter { selected = selected.filter { $0.contains(f) } }
+let selected = selectTests(allTests, paths: opts.paths, filter: opts.filter, root: root)
 if selected.isEmpty { fail("no tests selected") }
 
 let work = Work(paths: selected.map { testDir + "/" + $0 })
@@ -646,41 +363,7 @@ if let ff = opts.failuresFile {
 
 var exitStatus: Int32 = 0
 if let ef = opts.expectFile {
-    let listed = readExpect(ef)
-    if listed == nil && !opts.updateExpect { fail("cannot read expectations \(ef) (create it with --update-expect)") }
-    let expected = Set(listed ?? [])
-    let ranSet = Set(selected)
-    let passSet = Set(passing)
-    let allSet = Set(allTests)
-    let regressions = expected.filter { ranSet.contains($0) && !passSet.contains($0) }.sorted()
-    let newlyPassing = passing.filter { !expected.contains($0) }
-    let missing = expected.filter { !allSet.contains($0) }.sorted()
-    if !missing.isEmpty {
-        print("\n\(missing.count) expected tests no longer exist:")
-        for m in missing.prefix(opts.verbose ? missing.count : 20) { print("  \(m)") }
-        if !opts.verbose && missing.count > 20 { print("  ... (--verbose lists all)") }
-    }
-    if !regressions.isEmpty {
-        print("\n\(regressions.count) tests in \(ef) FAIL now:")
-        for r in regressions { print("  \(r)") }
-    }
-    if !newlyPassing.isEmpty {
-        print("\n\(newlyPassing.count) tests pass that are not in \(ef):")
-        for n in newlyPassing.prefix(opts.verbose ? newlyPassing.count : 20) { print("  \(n)") }
-        if !opts.verbose && newlyPassing.count > 20 { print("  ... (--verbose lists all)") }
-        if !opts.updateExpect { print("run with --update-expect to add them") }
-    }
-    if opts.updateExpect {
-        // Keep entries outside this run (other PATHS/--filter); replace the ones inside it.
-        let updated = Set(expected.filter { !ranSet.contains($0) && allSet.contains($0) }).union(passSet).sorted()
-        writeFile(ef, updated.map { $0 + "\n" }.joined())
-        print("\nwrote \(updated.count) passing tests to \(ef)"
-              + (regressions.isEmpty ? "" : " (dropped \(regressions.count) that fail now)"))
-    } else if !regressions.isEmpty {
-        print("\nexpectations: \(regressions.count) REGRESSIONS")
-        exitStatus = 1
-    } else {
-        print("\nexpectations: ok (\(expected.intersection(ranSet).count) expected tests pass)")
-    }
+    exitStatus = checkExpectations(file: ef, ran: selected, passing: passing, all: allTests,
+                                   update: opts.updateExpect, verbose: opts.verbose, updateFlag: "--update-expect")
 }
 exit(exitStatus)

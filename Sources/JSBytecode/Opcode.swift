@@ -139,6 +139,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .construct: return [.reg, .reg, .reg, .imm, .reg]
         // spread calls take an array of arguments
         case .callSpread: return [.reg, .reg, .reg, .reg]
+        // constructSpread dst, callee, argument array, newTarget
         case .constructSpread: return [.reg, .reg, .reg, .reg]
         case .superCall: return [.reg, .reg, .imm]
         case .superCallSpread: return [.reg, .reg]
@@ -146,18 +147,31 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .throw: return [.reg]
         case .throwTypeError, .throwReferenceError: return [.const]
         case .loadException: return [.reg]
+        // An iterator record lives in three consecutive registers: iterator, next method, done.
+        // getIterator record, iterable
         case .getIterator, .getAsyncIterator: return [.reg, .reg]
-        // iteratorNext result, iterator record register
-        case .iteratorNext: return [.reg, .reg]
-        case .iteratorClose: return [.reg]
-        case .iteratorValue, .iteratorDone: return [.reg, .reg]
+        // iteratorNext dst, record, jump-when-done (a done record jumps without calling next)
+        case .iteratorNext: return [.reg, .reg, .jump]
+        // iteratorClose record, mode (0: normal completion, 1: throw completion, errors ignored)
+        case .iteratorClose: return [.reg, .imm]
+        // iteratorValue dst (array of the remaining values), record
+        case .iteratorValue: return [.reg, .reg]
+        // iteratorDone pair, record, jump: yield* steps the inner iterator with the value in
+        // `pair` and the mode in `pair + 1` (next/throw/return); when the inner result is done
+        // it puts its value in `pair` (mode 2: a return to continue) and jumps, else the
+        // inner result object in `pair`.
+        case .iteratorDone: return [.reg, .reg, .jump]
         case .forInPrepare: return [.reg, .reg]
         // forInNext dst, iterator, exit jump
         case .forInNext: return [.reg, .reg, .jump]
-        case .generatorStart: return []
-        case .yield: return [.reg, .reg]
-        case .yieldDelegate: return [.reg, .reg]
-        case .await: return [.reg, .reg]
+        // generatorStart genReg: creates the generator, suspends, returns it to the caller
+        case .generatorStart: return [.reg]
+        // yield pair, value, genReg: suspends; on resume pair = value sent, pair + 1 = mode
+        case .yield: return [.reg, .reg, .reg]
+        // yieldDelegate: the same, but the value is an iterator result passed through as is
+        case .yieldDelegate: return [.reg, .reg, .reg]
+        // await pair, value, genReg: like yield; resumed by the job queue when value settles
+        case .await: return [.reg, .reg, .reg]
         case .asyncReturn: return [.reg]
         case .createArguments, .createMappedArguments: return [.reg]
         case .createRest: return [.reg, .imm]

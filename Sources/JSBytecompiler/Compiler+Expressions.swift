@@ -235,7 +235,50 @@ extension FunctionCompiler {
             mark(e.span.start)
             emit(.superCall, r, base, args.count)
             return r
-        case .taggedTemplate, .yield, .await, .privateIn:
+        case .yield(let argument, let delegate):
+            guard let g = generatorRegister else { throw error("yield outside a generator", e.span.start) }
+            let r = dst ?? temp()
+            let m = nextRegister
+            let pair = temps(2)     // pair: the value sent in, pair + 1: the resume mode
+            if delegate {
+                let iterable = try expression(argument!, into: nil)
+                let rec = temps(3)
+                emit(.getIterator, rec, iterable)
+                emit(.loadUndefined, pair)
+                emit(.loadInt, pair + 1, 0)
+                let top = pc
+                let done = emitJump(.iteratorDone, pair, rec)
+                emit(.yieldDelegate, pair, pair, g)
+                emitJumpBack(.jmp, to: top)
+                patch(done)
+                // Done: pair + 1 is 2 when a return must continue outward.
+                let t = temp(), cmp = temp()
+                emit(.loadInt, t, 2)
+                emit(.strictEq, cmp, pair + 1, t)
+                let notReturn = emitJump(.jumpIfFalse, cmp)
+                emitReturn(pair)
+                patch(notReturn)
+            } else {
+                let v: Int
+                if let a = argument { v = try expression(a, into: nil) } else { v = temp(); emit(.loadUndefined, v) }
+                emit(.yield, pair, v, g)
+                emitResumeDispatch(pair)
+            }
+            if pair != r { emit(.mov, r, pair) }
+            nextRegister = m
+            return r
+        case .await(let argument):
+            guard let g = generatorRegister else { throw error("await outside an async function", e.span.start) }
+            let r = dst ?? temp()
+            let m = nextRegister
+            let pair = temps(2)
+            let v = try expression(argument, into: nil)
+            emit(.await, pair, v, g)
+            emitResumeDispatch(pair)
+            if pair != r { emit(.mov, r, pair) }
+            nextRegister = m
+            return r
+        case .taggedTemplate, .privateIn:
             throw error("this expression is not supported by the interpreter yet", e.span.start)
         }
     }
@@ -551,7 +594,19 @@ extension FunctionCompiler {
         case .new(let callee, let args):
             let f = try expression(callee, into: temp())
             if args.contains(where: { if case .spread = $0 { return true }; return false }) {
-                throw error("spread in new is not supported by the interpreter yet", e.span.start)
+                let arr = temp()
+                emit(.newArray, arr, 0, 0)
+                for a in args {
+                    let m = nextRegister
+                    switch a {
+                    case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+                    case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+                    }
+                    nextRegister = m
+                }
+                mark(e.span.start)
+                emit(.constructSpread, r, f, arr, f)
+                return r
             }
             let base = temps(args.count)
             for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
@@ -677,6 +732,22 @@ extension FunctionCompiler {
         }
     }
 
+    /// After a `yield`: mode 0 (next) continues with the value sent in; mode 1 (throw)
+    /// throws it; mode 2 (return) returns it, running enclosing finally blocks.
+    func emitResumeDispatch(_ pair: Int) {
+        let t = temp(), cmp = temp()
+        emit(.loadInt, t, 0)
+        emit(.strictEq, cmp, pair + 1, t)
+        let next = emitJump(.jumpIfTrue, cmp)
+        emit(.loadInt, t, 1)
+        emit(.strictEq, cmp, pair + 1, t)
+        let notThrow = emitJump(.jumpIfFalse, cmp)
+        emit(.throw, pair)
+        patch(notThrow)
+        emitReturn(pair)
+        patch(next)
+    }
+
     // MARK: - Patterns
 
     /// Binds a declaration's pattern (let/const/var/parameters/catch) to a value.
@@ -694,22 +765,81 @@ extension FunctionCompiler {
             patch(skip)
             try bindPattern(target, valueRegister: r, initialize: initialize)
         case .object(let props, let rest):
-            if rest != nil { throw error("object rest in patterns is not supported by the interpreter yet", p.span.start) }
             let check = temp()
             emit(.toObject, check, v)
-            for prop in props {
+            // With a rest element, the keys are kept (as property keys) to exclude them.
+            let keys = rest != nil ? temps(props.count) : -1
+            for (i, prop) in props.enumerated() {
                 let m = nextRegister
                 let k = try propertyKeyRegister(prop.key)
+                if rest != nil { emit(.toPropertyKey, keys + i, k) }
                 let r = temp()
                 emit(.getElem, r, v, k, newIC())
                 try bindPattern(prop.value, valueRegister: r, initialize: initialize)
                 nextRegister = m
             }
-        case .array:
-            throw error("array destructuring is not supported by the interpreter yet", p.span.start)
+            if let rest {
+                let obj = temp()
+                emit(.newObject, obj)
+                emit(.copyDataProperties, obj, v, keys, props.count)
+                try bindPattern(rest, valueRegister: obj, initialize: initialize)
+            }
+        case .array(let elements, let rest):
+            try arrayPattern(elements, rest: rest, value: v, initialize: initialize)
         case .expression(let e):
             _ = try assignMember(e, into: nil) { _ in v }
         }
+    }
+
+    /// Array destructuring: GetIterator, one IteratorStep per element (holes too), the rest
+    /// into a new array, and IteratorClose when the pattern did not exhaust the iterator,
+    /// also when binding an element throws.
+    func arrayPattern(_ elements: [Pattern?], rest: Pattern?, value v: Int, initialize: Bool) throws(CompileError) {
+        let rec = temps(3)
+        emit(.getIterator, rec, v)
+        let start = pc
+        let depth = environmentDepth
+        for element in elements {
+            let m = nextRegister
+            let r = temp()
+            // A member target's object and key are evaluated before the step.
+            var target = element
+            var defaultValue: Expr? = nil
+            if let e = element, case .withDefault(let t, let d) = e.kind { target = t; defaultValue = d }
+            let done = emitJump(.iteratorNext, r, rec)
+            let over = emitJump(.jmp)
+            patch(done)
+            emit(.loadUndefined, r)
+            patch(over)
+            if let t = target {
+                if let d = defaultValue {
+                    let skip = emitJump(.jumpIfNotUndefined, r)
+                    var name: String? = nil
+                    if case .identifier(let n) = t.kind { name = n }
+                    _ = try expression(d, into: r, inferredName: name)
+                    patch(skip)
+                }
+                try bindPattern(t, valueRegister: r, initialize: initialize)
+            }
+            nextRegister = m
+        }
+        if let rest {
+            let m = nextRegister
+            let r = temp()
+            emit(.iteratorValue, r, rec)
+            try bindPattern(rest, valueRegister: r, initialize: initialize)
+            nextRegister = m
+        }
+        let end = pc
+        emit(.iteratorClose, rec, 0)
+        let over = emitJump(.jmp)
+        // An exception while binding closes the iterator (unless the iterator itself threw).
+        code.handlers.append(Handler(start: Int32(start), end: Int32(end), target: Int32(pc), scopeDepth: Int32(depth)))
+        let ex = temp()
+        emit(.loadException, ex)
+        emit(.iteratorClose, rec, 1)
+        emit(.throw, ex)
+        patch(over)
     }
 
     /// Assigns to an assignment pattern (destructuring assignment, for-in/of targets).

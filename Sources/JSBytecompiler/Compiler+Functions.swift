@@ -64,8 +64,8 @@ extension FunctionCompiler {
         code.isGenerator = fn.isGenerator
         code.length = fn.expectedArgumentCount
         code.capturesThis = fn.kind == .arrow && fn.usesThis
-        if fn.isAsync || fn.isGenerator {
-            throw error("generators and async functions are not supported by the interpreter yet", fn.span.start)
+        if fn.isAsync && fn.isGenerator {
+            throw error("async generators are not supported by the interpreter yet", fn.span.start)
         }
         let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
         try fc.compileBody(fn)
@@ -77,6 +77,14 @@ extension FunctionCompiler {
         code.parameterCount = paramCount
         _ = temps(paramCount)
         for i in 0..<paramCount { bindingRegisters.insert(i) }
+        if fn.isAsync {
+            // Async functions suspend before binding their parameters, so that errors there
+            // reject the promise instead of throwing.
+            let g = temp()
+            bindingRegisters.insert(g)
+            generatorRegister = g
+            emit(.generatorStart, g)
+        }
         // The function scope: parameters, vars, top-level functions, lexical declarations.
         let cs = enterScope(fn.scope, isFunctionScope: true)
         // Parameters: simple ones bind their register (or an environment slot).
@@ -158,14 +166,41 @@ extension FunctionCompiler {
             }
         }
         if let body = fn.bodyScope {
-            _ = body
-            throw error("parameter expressions with a separate body scope are not supported by the interpreter yet", fn.span.start)
+            // Parameter expressions: the body's declarations get their own scope (FunctionDeclarationInstantiation
+            // step 28); a var named like a parameter starts with the parameter's value.
+            var paramValues: [String: Int] = [:]
+            for b in body.bindings where b.kind == .var && fn.scope.binding(named: b.name)?.kind == .parameter {
+                let r = temp()
+                _ = try loadName(b.name, offset: fn.span.start, into: r)
+                paramValues[b.name] = r
+            }
+            let bcs = enterScope(body)
+            for b in body.bindings where b.kind == .var || b.kind == .function {
+                if let r = paramValues[b.name] {
+                    try storeName(b.name, r, initialize: true, offset: fn.span.start)
+                } else if case .environment(0, let slot)? = bcs.names[b.name]?.location {
+                    let r = temp()
+                    emit(.loadUndefined, r)
+                    emit(.initScope, 0, slot, r)
+                    nextRegister -= 1
+                }
+            }
         }
-        if let e = fn.expressionBody {
+        if let e = fn.expressionBody, fn.isAsync {
+            let r = try expression(e, into: nil)
+            emit(.ret, r)
+        } else if let e = fn.expressionBody {
             let r = try expression(e, into: nil)
             emit(.ret, r)
         } else {
             try hoistFunctions(fn.body)
+            if fn.isGenerator && !fn.isAsync {
+                // The arguments are bound; the call returns the suspended generator here.
+                let g = temp()
+                bindingRegisters.insert(g)
+                generatorRegister = g
+                emit(.generatorStart, g)
+            }
             for s in fn.body { try statement(s) }
         }
         finish()

@@ -88,8 +88,9 @@ extension FunctionCompiler {
             try forStatement(initializer, test, update, body, scope)
         case .forIn(let left, let right, let body, let scope):
             try forInStatement(left, right, body, scope)
-        case .forOf:
-            throw error("for-of is not supported by the interpreter yet", s.span.start)
+        case .forOf(let left, let right, let body, let isAwait, let scope):
+            if isAwait { throw error("for await is not supported by the interpreter yet", s.span.start) }
+            try forOfStatement(left, right, body, scope)
         case .continue(let label):
             try jumpOut(label: label, isBreak: false, offset: s.span.start)
         case .break(let label):
@@ -224,6 +225,77 @@ extension FunctionCompiler {
         patch(exit)
         patchLoopExits(continueTarget: top)
         if cs != nil { exitScope() }
+    }
+
+    /// for-of: the iterator record lives in three registers. The body runs inside a
+    /// finally-like context, so `break`, `return` and jumps to outer labels close the
+    /// iterator (IteratorClose), and an exception from the body closes it too.
+    func forOfStatement(_ left: ForBinding, _ right: Expr, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
+        // The iterable is evaluated with the loop's TDZ scope in place, then the scope is left.
+        let outerDepth = environmentDepth
+        let cs: CompileScope? = scope.map { enterScope($0) }
+        let iterable = try expression(right, into: temp())
+        let rec = temps(3)
+        emit(.getIterator, rec, iterable)
+        let f = FinallyContext(kindRegister: temp(), valueRegister: temp(), scopeDepth: environmentDepth, jumpDepth: jumps.count)
+        let labels = pendingLabels
+        pendingLabels = []
+        jumps.append(JumpContext(labels: labels, isLoop: true, isSwitchOrBlock: false,
+                                 scopeDepth: environmentDepth, finallyDepth: finallies.count + 1))
+        finallies.append(f)
+        let top = pc
+        let value = temp()
+        let exit = emitJump(.iteratorNext, value, rec)
+        let bodyStart = pc
+        let perIteration = cs?.hasEnvironment == true
+        if perIteration { emit(.copyScope) }
+        switch left {
+        case .variable(let kind, let pattern):
+            try bindPattern(pattern, valueRegister: value, initialize: kind != .var)
+        case .target(let pattern):
+            try assignPattern(pattern, valueRegister: value)
+        }
+        try statement(body)
+        let continueHere = pc
+        for j in jumps[jumps.count - 1].continueJumps { patch(j, to: continueHere) }
+        jumps[jumps.count - 1].continueJumps = []
+        emit(.loopHint, newIC())
+        let bodyEnd = pc
+        emitJumpBack(.jmp, to: top)
+        finallies.removeLast()
+        let ctx = jumps.removeLast()
+        // break: close the iterator, then leave.
+        for j in ctx.breakJumps { patch(j) }
+        emit(.iteratorClose, rec, 0)
+        let toEnd = emitJump(.jmp)
+        // An exception from the body: close (ignoring errors) and rethrow.
+        code.handlers.append(Handler(start: Int32(bodyStart), end: Int32(bodyEnd), target: Int32(pc),
+                                     scopeDepth: Int32(f.scopeDepth)))
+        let ex = temp()
+        emit(.loadException, ex)
+        emit(.iteratorClose, rec, 1)
+        emit(.throw, ex)
+        // return / jumps to outer labels: close, then continue the exit.
+        if !f.exits.isEmpty {
+            for j in f.entryJumps { patch(j) }
+            emit(.iteratorClose, rec, 0)
+            let cmp = temp()
+            let idReg = temp()
+            for (id, action) in f.exits {
+                emit(.loadInt, idReg, id)
+                emit(.strictEq, cmp, f.kindRegister, idReg)
+                let skip = emitJump(.jumpIfFalse, cmp)
+                switch action {
+                case .jump(let index, let isBreak): emitJumpOut(contextIndex: index, isBreak: isBreak)
+                case .ret: emitReturn(f.valueRegister)
+                }
+                patch(skip)
+            }
+        }
+        patch(exit)
+        patch(toEnd)
+        if cs != nil { exitScope() }
+        _ = outerDepth
     }
 
     // MARK: - break, continue, return

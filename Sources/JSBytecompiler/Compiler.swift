@@ -95,6 +95,8 @@ final class FunctionCompiler {
     var finallies: [FinallyContext] = []
     /// Registers that hold bindings (not temporaries).
     var bindingRegisters: Set<Int> = []
+    /// Generators: the register holding the generator object (set by `generatorStart`).
+    var generatorRegister: Int?
     /// Scripts: the register holding the completion value.
     var completionRegister: Int?
 

@@ -32,6 +32,7 @@ enum Execute {
         rt.heap.gcStress = options.gcStress
         do {
             let result = try rt.evaluateScript(source)
+            try rt.runJobs()
             if printResult { FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n") }
             return 0
         } catch {

@@ -17,6 +17,13 @@ public final class Realm {
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
+    public var generatorFunctionPrototype: JSObject!
+    public var generatorPrototype: JSObject!
+    var generatorFunctionShape: UnsafeMutableRawPointer!
+    public var promisePrototype: JSObject!
+    public var promiseConstructor: JSObject!
+    /// Pending jobs (see Promise.swift).
+    var jobQueue: JSObject!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
@@ -59,7 +66,8 @@ public final class Realm {
     /// Everything the realm holds that the collector must keep alive.
     func mark(_ m: inout Heap.Marker) {
         for o in [global, objectPrototype, functionPrototype, arrayPrototype, stringPrototype, numberPrototype,
-                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype] {
+                  booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
+                  generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,
@@ -71,7 +79,7 @@ public final class Realm {
         for (_, v) in symbolRegistryKeys { m.mark(v) }
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
-        for s in [objectShape, arrayShape, functionShape, arrowShape] { m.mark(cell: s) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }

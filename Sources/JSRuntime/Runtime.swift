@@ -35,6 +35,15 @@ public final class Runtime {
     public var wellKnown = WellKnownSymbols()
     /// %ArrayIteratorPrototype%.next, for the iteration fast path.
     var arrayIteratorNext = Value.undefined
+    /// Array.prototype.values (the original @@iterator of arrays).
+    var arrayValuesFunction = Value.undefined
+    /// The native function being called (natives with state read their own words).
+    public var nativeCallee = Value.undefined
+    /// Registered bodies of the promise machinery's native functions.
+    var promiseResolveFunctionIndex = 0, promiseRejectFunctionIndex = 0
+    var capabilityExecutorIndex = 0, finallyFunctionIndex = 0
+    /// Next job to run in `realm.jobQueue`.
+    var jobHead = 0
     /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
     var rootShapes = WordMap()
     /// The atom "length" (arrays and strings answer it without a shape lookup).
@@ -54,6 +63,13 @@ public final class Runtime {
         }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
         heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
+    }
+
+    /// Frees the register file and the frame stack (the heap frees its own blocks): a
+    /// process that makes a runtime per script (the test262 worker) must not leak them.
+    deinit {
+        registers.deallocate()
+        frames.storage.deallocate()
     }
 
     // MARK: - Strings

@@ -54,6 +54,8 @@ extension Runtime {
         try installCollections()
         try installReflect()
         try installURIFunctions()
+        try installGenerators()
+        try installPromise()
         try installString()
         try installNumberAndBoolean()
         try installMath()

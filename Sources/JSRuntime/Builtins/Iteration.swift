@@ -248,6 +248,7 @@ extension Runtime {
             try rt.makeArrayIterator(Value(cell: try rt.toObject(this).cell), kind: .values)
         }
         try defineOwnProperty(proto, symbolKey(wellKnown.iterator), .data(Value(cell: values.cell), .hidden))
+        arrayValuesFunction = Value(cell: values.cell)
         try method(proto, "keys", 0) { rt, this, _, _ throws(JSException) in
             try rt.makeArrayIterator(Value(cell: try rt.toObject(this).cell), kind: .keys)
         }

@@ -15,8 +15,7 @@ extension Runtime {
     /// IsArray (no proxies yet).
     func isArray(_ v: Value) -> Bool { isObject(v) && JSObject(v).kind == .array }
 
-    /// IsConstructor.
-    func isConstructor(_ v: Value) -> Bool { isObject(v) && JSObject(v).flags & ObjectFlags.constructor != 0 }
+    // IsConstructor: `isConstructor(_:)` in Promise.swift.
 
     /// ToIntegerOrInfinity (never -0).
     func toIntegerOrInfinity(_ v: Value) throws(JSException) -> Double {

@@ -139,6 +139,7 @@ extension Runtime {
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
             nativeDepth += 1
             defer { nativeDepth -= 1 }
+            nativeCallee = f
             return try natives[Int(o.word(0))](self, this, args, newTarget)
         case .function:
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
@@ -295,7 +296,7 @@ extension Runtime {
     func makeClosure(_ code: CodeBlock, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> Value {
         let isArrow = code.kind == .arrow
         let isMethod = code.kind == .method || code.kind == .getter || code.kind == .setter
-        let shape = isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
+        let shape = code.isGenerator ? realm.generatorFunctionShape! : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
         if let e = env { heap.pushRoot(Value(cell: e)) }
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
@@ -317,7 +318,10 @@ extension Runtime {
         let fv = Value(cell: f.cell)
         try defineOwnProperty(f, key("length"), .data(Value(code.length), [.configurable]))
         try defineOwnProperty(f, key("name"), .data(try makeString(code.name), [.configurable]))
-        if !isArrow && !isMethod && code.kind == .normal {
+        if code.isGenerator {
+            let proto = try newObject(prototype: realm.generatorPrototype)
+            try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
+        } else if !isArrow && !isMethod && code.kind == .normal {
             f.flags |= ObjectFlags.constructor
             let proto = try newObject()
             try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))

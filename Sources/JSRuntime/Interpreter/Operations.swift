@@ -412,37 +412,56 @@ extension Runtime {
     // MARK: - Spread and copying
 
     func spreadInto(_ array: JSObject, _ source: Value) throws(JSException) {
-        guard isObject(source) else {
-            if isString(source) {
-                let s = try flatten(source)
-                var i = 0
-                while i < s.length {
-                    var units: [UInt16] = [s[i]]
-                    if s[i] >= 0xD800 && s[i] <= 0xDBFF && i + 1 < s.length && s[i + 1] >= 0xDC00 && s[i + 1] <= 0xDFFF {
-                        units.append(s[i + 1]); i += 1
-                    }
-                    i += 1
-                    try createDataProperty(array, .index(array.arrayLength), try makeString(units))
-                }
-                return
+        // Fast path: a dense array whose iteration is unmodified.
+        if isObject(source), JSObject(source).kind == .array, isUnmodifiedArrayIteration(JSObject(source)) {
+            let o = JSObject(source)
+            var i = 0
+            while i < Int(o.arrayLength) {
+                let v = try element(o, i)
+                try createDataProperty(array, .index(array.arrayLength), v)
+                i += 1
             }
-            throw try typeError("\(try describeForError(source)) is not iterable")
+            return
         }
-        let o = JSObject(source)
-        guard o.kind == .array || o.kind == .arguments else {
-            throw try typeError("spreading non-array iterables is not supported by the runtime yet")
-        }
-        let n = try toLength(try get(o, key("length"), receiver: source))
-        for i in 0..<n {
-            let v = try get(o, .index(UInt32(i)), receiver: source)
+        var rec = try getIterator(source)
+        heap.pushRoot(rec.iterator)
+        heap.pushRoot(rec.next)
+        defer { heap.popRoots(2) }
+        while let v = try iteratorStep(&rec) {
             try createDataProperty(array, .index(array.arrayLength), v)
         }
     }
 
-    func copyDataProperties(_ target: JSObject, _ source: Value) throws(JSException) {
+    /// Whether iterating `o` (an array) with the iteration protocol would just read its
+    /// elements in order: its @@iterator and %ArrayIteratorPrototype%.next are the originals.
+    func isUnmodifiedArrayIteration(_ o: JSObject) -> Bool {
+        guard let f = try? get(o, symbolKey(wellKnown.iterator), receiver: Value(cell: o.cell)), f.bits == arrayValuesFunction.bits,
+              let n = try? get(realm.arrayIteratorPrototype, key("next"), receiver: Value(cell: realm.arrayIteratorPrototype.cell)),
+              n.bits == arrayIteratorNext.bits else { return false }
+        return true
+    }
+
+    /// IteratorStep on a record held in three registers (iterator, next, done).
+    func iteratorStepRegisters(_ rec: UnsafeMutablePointer<Value>) throws(JSException) -> Value? {
+        if rec[2].bits == Value.true.bits { return nil }
+        var record = IteratorRecord(iterator: rec[0], next: rec[1], done: false)
+        do {
+            if let v = try iteratorStep(&record) { return v }
+        } catch {
+            rec[2] = .true
+            throw error
+        }
+        rec[2] = .true
+        return nil
+    }
+
+    func copyDataProperties(_ target: JSObject, _ source: Value,
+                            excluding excluded: UnsafeBufferPointer<Value> = UnsafeBufferPointer(start: nil, count: 0)) throws(JSException) {
         if source.isNullish { return }
         let from = try toObject(source)
-        for k in try ownKeys(from) {
+        var excludedKeys: [Key] = []
+        for v in excluded { excludedKeys.append(try toPropertyKey(v)) }
+        for k in try ownKeys(from) where !excludedKeys.contains(k) {
             if let p = try getOwnProperty(from, k), p.attributes.contains(.enumerable) {
                 try createDataProperty(target, k, try get(from, k, receiver: Value(cell: from.cell)))
             }

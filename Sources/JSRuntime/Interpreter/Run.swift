@@ -362,7 +362,7 @@ extension Runtime {
                 try spreadInto(JSObject(r[op(1)]), r[op(2)])
                 pc += 3
             case .copyDataProperties:
-                try copyDataProperties(JSObject(r[op(1)]), r[op(2)])
+                try copyDataProperties(JSObject(r[op(1)]), r[op(2)], excluding: UnsafeBufferPointer(start: r + op(3), count: op(4)))
                 pc += 5
             case .setPrototypeOf:
                 let p = r[op(2)]
@@ -510,6 +510,90 @@ extension Runtime {
                 r[op(1)] = fp.pointee.exception
                 fp.pointee.exception = .undefined
                 pc += 2
+
+            // MARK: Iteration
+            case .getIterator:
+                let rec = try getIterator(r[op(2)])
+                let d = r + op(1)
+                d[0] = rec.iterator
+                d[1] = rec.next
+                d[2] = .false
+                pc += 3
+            case .iteratorNext:
+                if let v = try iteratorStepRegisters(r + op(2)) {
+                    r[op(1)] = v
+                    pc += 4
+                } else {
+                    pc += op(3)
+                }
+            case .iteratorClose:
+                let rec = r + op(1)
+                if rec[2].bits != Value.true.bits {
+                    rec[2] = .true
+                    let record = IteratorRecord(iterator: rec[0], next: rec[1], done: false)
+                    if op(2) == 1 { iteratorCloseOnThrow(record) } else { try iteratorClose(record) }
+                }
+                pc += 3
+            case .iteratorValue:
+                let a = try newArray()
+                r[op(1)] = Value(cell: a.cell)
+                var n: UInt32 = 0
+                while let v = try iteratorStepRegisters(r + op(2)) {
+                    try createDataProperty(a, .index(n), v)
+                    n += 1
+                }
+                pc += 3
+            case .constructSpread:
+                let f = r[op(2)]
+                let arr = JSObject(r[op(3)])
+                let n = Int(arr.arrayLength)
+                let newTarget = r[op(4)]
+                let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+                    for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+                    return try construct(f, UnsafeBufferPointer(start: buf.baseAddress, count: n), newTarget: newTarget)
+                }
+                r[op(1)] = result
+                pc += 5
+
+            // MARK: Generators
+            case .generatorStart:
+                var gen = try makeGeneratorObject(fp)
+                r[op(1)] = gen
+                try saveGeneratorFrame(JSObject(gen), fp, pc: pc + 2, resumeRegister: -1)
+                let returnRegister = fp.pointee.returnRegister
+                let isAsync = data.code.isAsync
+                frames.removeLast()
+                if isAsync {
+                    // Run the body to its first await; the call's value is the promise.
+                    gen = try startAsyncFunction(JSObject(gen))
+                }
+                if fi == entryDepth || returnRegister < 0 { return gen }
+                fi -= 1
+                fp = frames.pointer(fi)
+                data = fp.pointee.data.takeUnretainedValue()
+                ins = data.instructions
+                pc = fp.pointee.pc + Opcode.call.length
+                r = fp.pointee.base
+                r[returnRegister] = gen
+            case .yield, .yieldDelegate:
+                let gen = JSObject(r[op(3)])
+                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
+                setGeneratorState(gen, .suspendedYield, raw: opcode == .yieldDelegate)
+                let value = r[op(2)]
+                frames.removeLast()
+                return value
+            case .await:
+                let gen = JSObject(r[op(3)])
+                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
+                setGeneratorState(gen, .suspendedYield)
+                let value = r[op(2)]
+                frames.removeLast()
+                heap.pushRoot(value)
+                defer { heap.popRoots(1) }
+                try awaitValue(gen, value)
+                return .undefined
+            case .iteratorDone:
+                if try delegateStep(r + op(1), r + op(2)) { pc += op(3) } else { pc += 4 }
 
             // MARK: for-in
             case .forInPrepare:

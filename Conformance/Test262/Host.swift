@@ -1,0 +1,46 @@
+// The host-defined globals of INTERPRETING.md: `print` and `$262`.
+
+import JSSyntax
+import JSRuntime
+
+/// What the test printed with `print`, one entry per call.
+final class PrintLog {
+    var lines: [String] = []
+}
+
+/// Defines `print` and `$262` on the realm's global object (writable, configurable,
+/// non-enumerable), before the harness runs.
+///
+/// `$262` has `global`, `evalScript`, `gc` and `detachArrayBuffer` (which throws: the
+/// runtime has no ArrayBuffer). `createRealm` is absent (a runtime has one realm), as are
+/// `agent`, `IsHTMLDDA` and `AbstractModuleSource`.
+func installHost(_ rt: Runtime, log: PrintLog) throws(JSException) {
+    let global = rt.realm.global!
+    let depth = rt.heap.rootDepth
+    defer { rt.heap.popRoots(to: depth) }
+
+    // print(value): String(value), one line per call.
+    try rt.method(global, "print", 1) { rt, _, args, _ throws(JSException) in
+        let v = args.count > 0 ? args[0] : .undefined
+        log.lines.append(try rt.flatten(try rt.toString(v)).swiftString)
+        return .undefined
+    }
+
+    let host = try rt.newObject()
+    rt.heap.pushRoot(Value(cell: host.cell))
+    try rt.put(host, "global", Value(cell: global.cell))
+    // evalScript(source): a new Script in this realm; throws its SyntaxError or run-time error.
+    try rt.method(host, "evalScript", 1) { rt, _, args, _ throws(JSException) in
+        let v = args.count > 0 ? args[0] : .undefined
+        let text = try rt.flatten(try rt.toString(v)).swiftString
+        return try rt.evaluateScript(SourceFile(name: "<evalScript>", text: text))
+    }
+    try rt.method(host, "gc", 0) { rt, _, _, _ throws(JSException) in
+        rt.heap.collect()
+        return .undefined
+    }
+    try rt.method(host, "detachArrayBuffer", 1) { rt, _, _, _ throws(JSException) in
+        throw try rt.typeError("$262.detachArrayBuffer: this host has no ArrayBuffer")
+    }
+    try rt.put(global, "$262", Value(cell: host.cell))
+}
