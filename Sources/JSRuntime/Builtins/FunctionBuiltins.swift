@@ -107,7 +107,13 @@ extension Runtime {
         realm.functionConstructor = ctor
 
         // %ThrowTypeError% and the poisoned `caller`/`arguments` of Function.prototype.
-        let tte = try makeNativeFunction("", length: 0) { rt, _, _, _ throws(JSException) in
+        // Sloppy functions have no own `caller`/`arguments` yet, so reading them through the
+        // accessor answers null for those (as engines' own properties do) and throws otherwise.
+        let tte = try makeNativeFunction("", length: 0) { rt, this, _, _ throws(JSException) in
+            if rt.isObject(this), JSObject(this).kind == .function {
+                let code = rt.functionCodeData(JSObject(this)).code
+                if !code.isStrict && code.kind == .normal { return .null }
+            }
             throw try rt.typeError("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them")
         }
         realm.throwTypeError = tte

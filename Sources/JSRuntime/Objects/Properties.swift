@@ -439,6 +439,8 @@ extension Runtime {
     public func setPrototype(_ o: JSObject, _ proto: Value) throws(JSException) -> Bool {
         let current = o.prototype
         if current == proto { return true }
+        // %Object.prototype% is an immutable prototype exotic object.
+        if let op = realm?.objectPrototype, o.cell == op.cell { return false }
         if !o.isExtensible { return false }
         // Reject cycles.
         var p = proto
