@@ -506,7 +506,7 @@ extension Runtime {
                 }
                 n += 1
             }
-            if o.kind != .array || o.arrayLength != UInt32(truncatingIfNeeded: n) { try rt.setLengthOrThrow(o, n) }
+            if o.kind != .array || o.flags & ArrayFlags.lengthReadOnly != 0 || o.arrayLength != UInt32(truncatingIfNeeded: n) { try rt.setLengthOrThrow(o, n) }
             return Value(n)
         }
         for (name, right) in [("reduce", false), ("reduceRight", true)] {

@@ -42,8 +42,9 @@ extension Runtime {
         UnsafeBufferPointer(start: a.elements, count: a.elementsLength)
     }
 
-    /// CreateDynamicFunction for `Function(p1, ..., body)` (normal functions only).
-    func createDynamicFunction(_ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
+    /// CreateDynamicFunction for `Function(p1, ..., body)`; `prefix` is "function", "function*",
+    /// "async function" or "async function*" (for %GeneratorFunction% and friends).
+    func createDynamicFunction(_ args: UnsafeBufferPointer<Value>, prefix: String = "function") throws(JSException) -> Value {
         var params: [String] = []
         var body = ""
         if args.count > 0 {
@@ -52,9 +53,9 @@ extension Runtime {
         }
         let p = params.joined(separator: ",")
         // Parameters and body must each parse on their own (no injection across them).
-        try checkDynamicFunctionPart("(function anonymous(\(p)\n) {\n})", "parameters")
-        try checkDynamicFunctionPart("(function anonymous(\n) {\n\(body)\n})", "body")
-        let text = "(function anonymous(\(p)\n) {\n\(body)\n})"
+        try checkDynamicFunctionPart("(\(prefix) anonymous(\(p)\n) {\n})", "parameters")
+        try checkDynamicFunctionPart("(\(prefix) anonymous(\n) {\n\(body)\n})", "body")
+        let text = "(\(prefix) anonymous(\(p)\n) {\n\(body)\n})"
         let source = SourceFile(name: "<anonymous>", bytes: Array(text.utf8))
         let program: Program
         do {
