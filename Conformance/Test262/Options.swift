@@ -25,7 +25,8 @@ let usage = """
                           package root, else to the current directory)
       --filter SUBSTR     only tests whose path (relative to ROOT/test) contains SUBSTR
       -j, --jobs N        worker processes (default: number of cores)
-      --timeout SECS      per-test timeout, all runs of the test together (default 10)
+      --timeout SECS      per-test timeout in CPU seconds, all runs of the test together
+                          (default 10; a test that gets no CPU is stopped after 6x that)
       --max-heap MB       JS heap limit per test (default 512)
       --max-memory MB     address-space limit per worker process (default 4096)
       --results FILE      write one line per test: path, verdict, reason (default

@@ -25,6 +25,10 @@ final class WorkerProcess {
     /// Index of the test in flight, if any, and when it was sent.
     var current: Int? = nil
     var startedAt = 0.0
+    /// When to look at the test in flight again, and the worker's CPU time (ms) when it
+    /// started (the worker reports its total with each result).
+    var checkAt = 0.0
+    var cpuAtStart = 0
     var served = 0
 
     init(slot: Int, logPath: String) {
@@ -82,7 +86,7 @@ final class Supervisor {
             let busy = workers.filter { $0.current != nil }
             var fds = busy.map { pollfd(fd: $0.responseFD, events: Int16(POLLIN), revents: 0) }
             let now = monotonicSeconds()
-            let nearest = busy.map { $0.startedAt + options.timeout }.min() ?? now + 1
+            let nearest = busy.map(\.checkAt).min() ?? now + 1
             let wait = Int32(max(0, min(1000, (nearest - now) * 1000 + 1)))
             let ready = poll(&fds, nfds_t(fds.count), wait)
             if ready < 0 && errno != EINTR { fail("poll: \(String(cString: strerror(errno)))") }
@@ -90,13 +94,7 @@ final class Supervisor {
                 readResponses(w)
             }
             let after = monotonicSeconds()
-            for w in workers where w.current != nil && after - w.startedAt > options.timeout {
-                let i = w.current!
-                stop(w)
-                record(i, TestResult(verdict: .timeout, reason: "no result after \(formatSeconds(options.timeout)) s",
-                                     milliseconds: Int(options.timeout * 1000)))
-                spawn(w)
-            }
+            for w in workers where w.current != nil && after >= w.checkAt { checkTimeout(w, now: after) }
             progress(after)
         }
         for w in workers { stop(w) }
@@ -130,6 +128,7 @@ final class Supervisor {
         w.buffer.removeAll()
         w.current = nil
         w.served = 0
+        w.cpuAtStart = 0
         spawned += 1
     }
 
@@ -147,9 +146,54 @@ final class Supervisor {
         return status
     }
 
+    /// The timeout counts the worker's CPU time, so a loaded machine (other builds on the
+    /// same cores) does not turn slow passing tests into timeouts; a test that is not
+    /// getting CPU at all (blocked) gets `hangFactor` times the timeout in wall time.
+    static let hangFactor = 6.0
+
+    private func checkTimeout(_ w: WorkerProcess, now: Double) {
+        guard let i = w.current else { return }
+        let wall = now - w.startedAt
+        let cpu = Double(processCPUMilliseconds(w.pid).map { $0 - w.cpuAtStart } ?? Int(wall * 1000)) / 1000
+        let reason: String
+        if cpu >= options.timeout {
+            reason = "no result after \(formatSeconds(options.timeout)) s of CPU time"
+        } else if wall >= options.timeout * Supervisor.hangFactor {
+            reason = "no result after \(formatSeconds(wall)) s (\(String(format: "%.1f", cpu)) s of CPU time)"
+        } else {
+            w.checkAt = now + max(0.05, min(options.timeout - cpu, options.timeout * Supervisor.hangFactor - wall))
+            return
+        }
+        stop(w)
+        record(i, TestResult(verdict: .timeout, reason: reason, milliseconds: Int(wall * 1000)))
+        spawn(w)
+    }
+
+    /// User + system CPU time of a process so far, from /proc/PID/stat.
+    private func processCPUMilliseconds(_ pid: pid_t) -> Int? {
+        // (/proc files report size 0: read until end of file.)
+        let fd = open("/proc/\(pid)/stat", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let bytes = buffer[0..<n]
+        // Fields after the command name (which is in parentheses and may hold spaces):
+        // state is field 3, utime field 14, stime field 15.
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[(close + 2)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 12, let utime = Int(String(decoding: fields[11], as: UTF8.self)),
+              let stime = Int(String(decoding: fields[12], as: UTF8.self)) else { return nil }
+        return (utime + stime) * 1000 / Supervisor.clockTicks
+    }
+
+    private static let clockTicks = max(1, sysconf(Int32(_SC_CLK_TCK)))
+
     private func assign(_ i: Int, to w: WorkerProcess) {
         w.current = i
         w.startedAt = monotonicSeconds()
+        w.checkAt = w.startedAt + options.timeout
         // A worker that died while idle shows up as end-of-file on its responses.
         writeAll(w.requestFD, tests[i] + "\n")
     }
@@ -176,10 +220,11 @@ final class Supervisor {
             guard let i = w.current else { continue }
             w.current = nil
             w.served += 1
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
             let verdict = fields.first.flatMap { Verdict(rawValue: String($0)) } ?? .fail
             let ms = fields.count > 1 ? Int(fields[1]) ?? 0 : 0
-            let reason = fields.count > 2 ? String(fields[2]) : "malformed worker response: \(line)"
+            if fields.count > 2, let cpu = Int(fields[2]) { w.cpuAtStart = cpu }
+            let reason = fields.count > 3 ? String(fields[3]) : "malformed worker response: \(line)"
             record(i, TestResult(verdict: verdict, reason: reason, milliseconds: ms))
         }
         if w.current == nil && w.served >= options.recycle {

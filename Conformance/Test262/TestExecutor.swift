@@ -126,11 +126,16 @@ final class TestExecutor {
         }
         do {
             _ = try rt.runScript(compiled: code)
-            // The runtime has no job queue yet: once it does, drain it here (async tests
-            // report through promise reactions).
         } catch {
             let (type, message) = describeThrown(rt, error.value)
             return .threw(phase: "runtime", type: type, message: message)
+        }
+        // Drain the promise job queue (async tests report through promise reactions).
+        do {
+            try rt.runJobs()
+        } catch {
+            let (type, message) = describeThrown(rt, error.value)
+            return .threw(phase: "runtime", type: type, message: "(in a promise job) " + message)
         }
         return .completed(printed: log.lines)
     }

@@ -3,7 +3,7 @@
 //
 // Protocol, one line each way per test:
 //   request:  <path relative to ROOT/test>\n
-//   response: <verdict>\t<milliseconds>\t<reason>\n
+//   response: <verdict>\t<milliseconds>\t<process CPU milliseconds so far>\t<reason>\n
 // The worker exits when stdin closes. Anything else that writes to stdout (a stray
 // `print` in the runtime) is redirected to stderr, which the supervisor keeps in a log.
 
@@ -39,7 +39,8 @@ func workerMain(_ args: [String]) -> Never {
             let t0 = monotonicSeconds()
             let (verdict, reason) = executor.run(rel)
             let ms = Int((monotonicSeconds() - t0) * 1000)
-            writeAll(responses, "\(verdict.rawValue)\t\(ms)\t\(oneLine(reason))\n")
+            let cpu = Int(cpuSeconds() * 1000)
+            writeAll(responses, "\(verdict.rawValue)\t\(ms)\t\(cpu)\t\(oneLine(reason))\n")
         }
         exit(0)
     }
