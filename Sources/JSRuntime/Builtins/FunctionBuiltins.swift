@@ -194,4 +194,24 @@ extension Runtime {
             Value(try rt.ordinaryHasInstance(this, rt.arg(args, 0)))
         }
     }
+
+    /// %GeneratorFunction%: CreateDynamicFunction with kind generator (not a global).
+    func installGeneratorFunctionConstructor() throws(JSException) {
+        guard let gfProto = realm.generatorFunctionPrototype else { return }
+        let c = try makeNativeFunction("GeneratorFunction", length: 1, isConstructor: true) { rt, _, args, newTarget throws(JSException) in
+            let f = try rt.createDynamicFunction(args, prefix: "function*")
+            if !newTarget.isUndefined {
+                rt.heap.pushRoot(f)
+                defer { rt.heap.popRoots(1) }
+                let p = try rt.prototypeFromConstructor(newTarget, rt.realm.generatorFunctionPrototype)
+                _ = try rt.setPrototype(JSObject(f), Value(cell: p.cell))
+            }
+            return f
+        }
+        heap.pushRoot(Value(cell: c.cell))
+        defer { heap.popRoots(1) }
+        _ = try setPrototype(c, Value(cell: realm.functionConstructor.cell))
+        try defineOwnProperty(c, key("prototype"), .data(Value(cell: gfProto.cell), []))
+        try defineOwnProperty(gfProto, key("constructor"), .data(Value(cell: c.cell), [.configurable]))
+    }
 }

@@ -55,6 +55,7 @@ extension Runtime {
         try installReflect()
         try installURIFunctions()
         try installGenerators()
+        try installGeneratorFunctionConstructor()
         try installPromise()
         try installString()
         try installNumberAndBoolean()
