@@ -109,11 +109,11 @@ extension Runtime {
 
         // %ThrowTypeError% and the poisoned `caller`/`arguments` of Function.prototype.
         // Sloppy functions have no own `caller`/`arguments` yet, so reading them through the
-        // accessor answers null for those (as engines' own properties do) and throws otherwise.
+        // accessor answers undefined for those (as engines' own properties do) and throws otherwise.
         let tte = try makeNativeFunction("", length: 0) { rt, this, _, _ throws(JSException) in
             if rt.isObject(this), JSObject(this).kind == .function {
                 let code = rt.functionCodeData(JSObject(this)).code
-                if !code.isStrict && code.kind == .normal { return .null }
+                if !code.isStrict && code.kind == .normal && !code.isGenerator && !code.isAsync { return .undefined }
             }
             throw try rt.typeError("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them")
         }

@@ -537,6 +537,9 @@ extension Runtime {
         defer { heap.popRoots(1) }
         try defineOwnProperty(a, key("length"), .data(Value(a.elementsLength), .hidden))
         if !strict { try defineOwnProperty(a, key("callee"), .data(callee, .hidden)) }
+        else if let tte = realm.throwTypeError {   // unmapped arguments: callee is %ThrowTypeError%
+            try defineOwnProperty(a, key("callee"), PropertyDescriptor(get: Value(cell: tte.cell), set: Value(cell: tte.cell), enumerable: false, configurable: false))
+        }
         return Value(cell: a.cell)
     }
 
