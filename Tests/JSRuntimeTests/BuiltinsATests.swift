@@ -77,6 +77,11 @@ func evalToString(_ source: String, gcStress: Bool = false) throws -> String {
         #expect(try evalToString("[1, 2, 3, 4, 5].copyWithin(0, 3).join()") == "4,5,3,4,5")
         #expect(try evalToString("[NaN].includes(NaN) + ',' + [NaN].indexOf(NaN)") == "true,-1")
         #expect(try evalToString("['a', 'b', 'c'].reduceRight((x, y) => x + y)") == "cba")
+        // Huge relative indices clamp instead of trapping.
+        #expect(try evalToString("[[1, 2].includes(1, 1e300), [1, 2].indexOf(2, -1e300), [1, 2].lastIndexOf(1, -1e300), [1, 2, 3].slice(-1e300, 1e300).length].join()") == "false,1,-1,3")
+        #expect(try evalToString("try { Object.defineProperty([], 'length', {value: -1, configurable: true}) } catch (e) { e.name }") == "RangeError")
+        #expect(try evalToString("try { Object.freeze([]).push() } catch (e) { e.name }") == "TypeError")
+        #expect(try evalToString("var a = []; a[4294967294] = 1; a.length + ',' + a.indexOf(1, 4294967290)") == "4294967295,4294967294")
     }
 
     @Test func sortIsStableWithUndefinedAndHoles() throws {

@@ -95,7 +95,12 @@ extension Runtime {
     func clampedIndex(_ v: Value, _ len: Int, _ defaultValue: Int) throws(JSException) -> Int {
         if v.isUndefined { return defaultValue }
         let d = try toIntegerOrInfinity(v)
-        if d < 0 { return d == -.infinity ? 0 : max(len + Int(d), 0) }
+        return clampRelative(d, len)
+    }
+
+    /// A relative (integral or infinite) index clamped to 0...len, without trapping on huge values.
+    func clampRelative(_ d: Double, _ len: Int) -> Int {
+        if d < 0 { return d <= -Double(len) ? 0 : len + Int(d) }
         return d >= Double(len) ? len : Int(d)
     }
 
@@ -409,7 +414,7 @@ extension Runtime {
             if len == 0 { return .false }
             let n = try rt.toIntegerOrInfinity(rt.arg(args, 1))
             if n == .infinity { return .false }
-            var k = n >= 0 ? Int(n) : max(len + (n == -.infinity ? -len : Int(n)), 0)
+            var k = rt.clampRelative(n, len)
             let target = rt.arg(args, 0)
             while k < len {
                 if rt.sameValueZero(try rt.getIndex(o, k), target) { return .true }
@@ -423,7 +428,7 @@ extension Runtime {
             if len == 0 { return Value(int32: -1) }
             let n = try rt.toIntegerOrInfinity(rt.arg(args, 1))
             if n >= Double(len) { return Value(int32: -1) }
-            var k = n >= 0 ? Int(n) : max(len + (n == -.infinity ? -len : Int(n)), 0)
+            var k = rt.clampRelative(n, len)
             let target = rt.arg(args, 0)
             while k < len {
                 if try rt.hasIndex(o, k), rt.strictEquals(try rt.getIndex(o, k), target) { return Value(k) }
@@ -457,7 +462,7 @@ extension Runtime {
             if len == 0 { return Value(int32: -1) }
             let n = args.count > 1 ? try rt.toIntegerOrInfinity(args[1]) : Double(len - 1)
             if n == -.infinity { return Value(int32: -1) }
-            var k = n >= 0 ? (n >= Double(len - 1) ? len - 1 : Int(n)) : len + Int(n)
+            var k = n >= 0 ? (n >= Double(len - 1) ? len - 1 : Int(n)) : (n < -Double(len) ? -1 : len + Int(n))
             let target = rt.arg(args, 0)
             while k >= 0 {
                 if try rt.hasIndex(o, k), rt.strictEquals(try rt.getIndex(o, k), target) { return Value(k) }

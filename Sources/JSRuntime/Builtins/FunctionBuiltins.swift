@@ -27,7 +27,8 @@ extension Runtime {
         guard isObject(list) else { throw try typeError("CreateListFromArrayLike called on non-object") }
         let o = JSObject(list)
         let n = try lengthOf(o)
-        if n > 0xFFFF_FFFE { throw try rangeError("Too many arguments in function call") }
+        // The register file bounds every call's arguments; refuse early rather than allocate.
+        if n > Runtime.registerFileSize / 2 { throw try rangeError("Too many arguments in function call (only \(Runtime.registerFileSize / 2) allowed)") }
         let a = try newArray(capacity: n)
         heap.pushRoot(Value(cell: a.cell))
         defer { heap.popRoots(1) }
