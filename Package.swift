@@ -23,11 +23,14 @@ let package = Package(
         // Layer: bytecode. The opcode table, code blocks, disassembler; AST -> bytecode.
         .target(name: "JSBytecode", dependencies: ["JSSyntax"], swiftSettings: strict),
         .target(name: "JSBytecompiler", dependencies: ["JSSyntax", "JSBytecode"], swiftSettings: strict),
+        // Layer: runtime. The regular-expression matcher (bytecode + backtracking VM).
+        .target(name: "JSRegExp", dependencies: ["JSSyntax"], swiftSettings: strict),
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
-        .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),
+        .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRegExp", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),
         // The jsrun command as a library; main.swift is a thin wrapper.
-        .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime"], swiftSettings: strict),
+        .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime",
+                                                 "Lockdown", "EngineIPC"], swiftSettings: strict),
         .executableTarget(name: "jsrun", dependencies: ["JSRunCLI"], swiftSettings: strict),
         // Conformance: what the test262 runners share (paths, frontmatter, the ratchet).
         .target(name: "Test262Support", path: "Conformance/Test262Support", swiftSettings: strict),
@@ -42,7 +45,14 @@ let package = Package(
         .executableTarget(name: "ParseBench", dependencies: ["JSSyntax"],
                           path: "tools/ParseBench", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .testTarget(name: "JSRegExpTests", dependencies: ["JSRegExp", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
+        // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.
+        .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
+        .target(name: "CLockdown"),
+        .target(name: "Lockdown", dependencies: ["CSeccomp", "CLockdown", "EngineIPC"], exclude: ["POLICY.md"], swiftSettings: strict),
+        .target(name: "EngineIPC", swiftSettings: strict),
+        .testTarget(name: "LockdownTests", dependencies: ["Lockdown", "EngineIPC", "JSRunCLI", "jsrun"], swiftSettings: strict),
     ]
 )

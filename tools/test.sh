@@ -16,6 +16,11 @@ swift test --parallel
 echo "== jsrun --check on the bundled example"
 .build/release/jsrun --check examples/hello.js
 
+echo "== lockdown: forbidden operations in fresh workers, system-call sweep, bench scripts"
+.build/release/jsrun --lockdown-selftest
+.build/release/jsrun --lockdown-sweep
+tools/lockdown-compare.sh
+
 if [ -d "$TEST262/test" ]; then
     echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"
     .build/release/test262-parse --root "$TEST262" --expect Conformance/test262-parse.expect \

@@ -45,7 +45,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getProp, setProp, setPropStrict, getElem, setElem, setElemStrict
     case deleteProp, deleteElem, defineField, defineGetter, defineSetter, defineMethod
     case getSuper, setSuper, getSuperElem, setSuperElem
-    case getPrivate, setPrivate, hasPrivate, definePrivate
+    case getPrivate, setPrivate, hasPrivate, definePrivate, newPrivateName, setHomeObject
     // Objects
     case newObject, newArray, arrayPush, arraySpread, copyDataProperties, setPrototypeOf, newRegExp
     case newClosure, newClass, newTemplateObject, setClassFields
@@ -118,7 +118,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .getPrivate: return [.reg, .reg, .reg]
         case .setPrivate: return [.reg, .reg, .reg]
         case .hasPrivate: return [.reg, .reg, .reg]
-        case .definePrivate: return [.reg, .reg, .reg]
+        // definePrivate object, key, value, kind (0 field, 1 method, 2 getter, 3 setter)
+        case .definePrivate: return [.reg, .reg, .reg, .imm]
+        // newPrivateName dst, description: a fresh private name (a hidden symbol)
+        case .newPrivateName: return [.reg, .const]
+        // setHomeObject function, home
+        case .setHomeObject: return [.reg, .reg]
         case .newObject: return [.reg]
         // newArray dst, first register, count
         case .newArray: return [.reg, .reg, .imm]

@@ -278,7 +278,15 @@ extension FunctionCompiler {
             if pair != r { emit(.mov, r, pair) }
             nextRegister = m
             return r
-        case .taggedTemplate, .privateIn:
+        case .privateIn(let name, let object):
+            let r = dst ?? temp()
+            let m = nextRegister
+            let o = try expression(object, into: nil)
+            let k = try propertyKeyRegister(.privateName(name))
+            emit(.hasPrivate, r, o, k)
+            nextRegister = m
+            return r
+        case .taggedTemplate:
             throw error("this expression is not supported by the interpreter yet", e.span.start)
         }
     }
@@ -373,9 +381,24 @@ extension FunctionCompiler {
         case .computed(let e):
             let v = try expression(e, into: nil)
             emit(.toPropertyKey, r, v)
-        case .privateName(let n): throw error("private name #\(n) is not supported by the interpreter yet", 0)
+        case .privateName(let n):
+            // The private name's symbol, bound in the class scope as "#n".
+            guard resolve("#" + n) != nil else { throw error("private name #\(n) is not defined", 0) }
+            _ = try loadName("#" + n, offset: 0, into: r)
         }
         return r
+    }
+
+    /// `o[k]` for a member property (private names read only own private elements).
+    func emitGetKeyed(_ dst: Int, _ o: Int, _ k: Int, _ property: PropertyKey) {
+        if case .privateName = property { emit(.getPrivate, dst, o, k) } else { emit(.getElem, dst, o, k, newIC()) }
+    }
+
+    /// `o[k] = v` for a member property (private names write existing private elements).
+    func emitSetKeyed(_ o: Int, _ k: Int, _ v: Int, _ property: PropertyKey) {
+        if case .privateName = property { emit(.setPrivate, o, k, v) } else {
+            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+        }
     }
 
     func keyName(_ key: PropertyKey) -> String? {
@@ -497,12 +520,12 @@ extension FunctionCompiler {
             let o = try expression(object, into: temp())
             let k = try propertyKeyRegister(property)
             let cur = temp()
-            emit(.getElem, cur, o, k, newIC())
+            emitGetKeyed(cur, o, k, property)
             let old = temp()
             emit(.toNumeric, old, cur)
             let new = temp()
             emit(opcode, new, old)
-            emit(code.isStrict ? .setElemStrict : .setElem, o, k, new, newIC())
+            emitSetKeyed(o, k, new, property)
             let result = prefix ? new : old
             if let d = dst { emit(.mov, d, result); return d }
             return result
@@ -542,12 +565,10 @@ extension FunctionCompiler {
             switch property {
             case .name(let n):
                 emit(.getProp, r, o, atom(n), newIC())
-            case .privateName(let n):
-                throw error("private name #\(n) is not supported by the interpreter yet", e.span.start)
             default:
                 let m = nextRegister
                 let k = try propertyKeyRegister(property)
-                emit(.getElem, r, o, k, newIC())
+                emitGetKeyed(r, o, k, property)
                 nextRegister = m
             }
         case .call(let callee, let args, let optional):
@@ -672,10 +693,10 @@ extension FunctionCompiler {
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 let o = try expression(object, into: temp())
                 let k = try propertyKeyRegister(property)
-                emit(.getElem, r, o, k, newIC())
+                emitGetKeyed(r, o, k, property)
                 let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
                 _ = try expression(value, into: r)
-                emit(code.isStrict ? .setElemStrict : .setElem, o, k, r, newIC())
+                emitSetKeyed(o, k, r, property)
                 patch(skip)
                 return r
             default:
@@ -698,10 +719,10 @@ extension FunctionCompiler {
                 let o = try expression(object, into: temp())
                 let k = try propertyKeyRegister(property)
                 let cur = temp()
-                emit(.getElem, cur, o, k, newIC())
+                emitGetKeyed(cur, o, k, property)
                 let v = try expression(value, into: nil)
                 emit(binop, r, cur, v)
-                emit(code.isStrict ? .setElemStrict : .setElem, o, k, r, newIC())
+                emitSetKeyed(o, k, r, property)
                 return r
             default:
                 throw error("invalid assignment target", span.start)
@@ -726,7 +747,7 @@ extension FunctionCompiler {
             let k = try propertyKeyRegister(property)
             let v = try value(self)
             mark(t.span.start)
-            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+            emitSetKeyed(o, k, v, property)
             if let d = dst, d != v { emit(.mov, d, v); return d }
             return v
         }
@@ -854,10 +875,44 @@ extension FunctionCompiler {
 
     // MARK: - Classes
 
+    /// An instance element run by the class's initializer on each new instance, in order:
+    /// private methods and accessors first, then fields (InitializeInstanceElements).
+    enum InstanceElement {
+        case privateMethod(name: String, kind: PropertyKind)
+        /// A field; `slot` names the class-scope binding holding a computed key.
+        case field(key: PropertyKey, computedKeyBinding: String?, initializer: FunctionNode?)
+    }
+
     func classExpression(_ c: ClassNode, inferredName: String? = nil) throws(CompileError) -> Int {
         let result = temp()
         let mark = nextRegister
-        enterScope(c.scope)
+        // Private names ("#x" bindings holding a fresh symbol per class evaluation), the
+        // closures of private methods and accessors, and computed field keys live in the
+        // class scope's environment, where methods and initializers reach them.
+        var extraNames: [String] = []
+        var privateNames: [String] = []
+        var computedKeyCount = 0
+        for m in c.members {
+            switch m {
+            case .method(.privateName(let n), _, let kind, _):
+                if !privateNames.contains(n) { privateNames.append(n) }
+                extraNames.append("#\(n):\(kind)")
+            case .field(.privateName(let n), _, _):
+                if !privateNames.contains(n) { privateNames.append(n) }
+            case .field(.computed, _, _):
+                extraNames.append("%key\(computedKeyCount)")
+                computedKeyCount += 1
+            default: break
+            }
+        }
+        extraNames = privateNames.map { "#" + $0 } + extraNames
+        enterScope(c.scope, extraNames: extraNames)
+        for n in privateNames {
+            let r = temp()
+            emit(.newPrivateName, r, stringConstant(Array(("#" + n).utf16)))
+            try storeName("#" + n, r, initialize: true, offset: c.span.start)
+            nextRegister -= 1
+        }
         // Heritage (evaluated in the class scope, with the inner name in TDZ).
         var heritage = -1
         if let h = c.superClass {
@@ -880,13 +935,25 @@ extension FunctionCompiler {
         ctorCode.span = c.span
         let f = temps(2)            // f: constructor, f + 1: prototype
         emit(.newClass, f, constant(.function(ctorCode)), heritage)
-        var instanceFields: [(key: PropertyKey, initializer: FunctionNode?)] = []
+        var instanceElements: [InstanceElement] = []
         var statics: [ClassMember] = []
-        for m in c.members {
+        var staticComputedKeys: [Int: String] = [:]
+        var computedIndex = 0
+        for (index, m) in c.members.enumerated() {
             let m2 = nextRegister
             switch m {
+            case .method(.privateName(let n), let fn, let kind, let isStatic):
+                let code = try compileFunction(fn)
+                code.name = (kind == .getter ? "get " : kind == .setter ? "set " : "") + "#" + n
+                let fr = temp()
+                emit(.newClosure, fr, constant(.function(code)))
+                emit(.setHomeObject, fr, isStatic ? f : f + 1)
+                if isStatic {
+                    statics.append(m)
+                }
+                try storeName("#\(n):\(kind)", fr, initialize: true, offset: fn.span.start)
+                if !isStatic { instanceElements.append(.privateMethod(name: n, kind: kind)) }
             case .method(let key, let fn, let kind, let isStatic):
-                if case .privateName = key { throw error("private methods are not supported by the interpreter yet", fn.span.start) }
                 let k = try propertyKeyRegister(key)
                 let code = try compileFunction(fn)
                 if code.name.isEmpty, let n = keyName(key) { code.name = n }
@@ -899,16 +966,27 @@ extension FunctionCompiler {
                 case .setter: emit(.defineSetter, target, k, fr, 0)
                 }
             case .field(let key, let initializer, let isStatic):
-                if case .privateName = key { throw error("private fields are not supported by the interpreter yet", c.span.start) }
-                if case .computed = key { throw error("computed field names are not supported by the interpreter yet", c.span.start) }
-                if isStatic { statics.append(m) } else { instanceFields.append((key, initializer)) }
+                var binding: String? = nil
+                if case .computed = key {
+                    // Computed keys are evaluated once, in order, at class definition.
+                    binding = "%key\(computedIndex)"
+                    computedIndex += 1
+                    let k = try propertyKeyRegister(key)
+                    try storeName(binding!, k, initialize: true, offset: c.span.start)
+                }
+                if isStatic {
+                    statics.append(m)
+                    if let b = binding { staticComputedKeys[index] = b }
+                } else {
+                    instanceElements.append(.field(key: key, computedKeyBinding: binding, initializer: initializer))
+                }
             case .staticBlock:
                 statics.append(m)
             }
             nextRegister = m2
         }
-        if !instanceFields.isEmpty {
-            let code = try compileFieldInitializer(instanceFields, span: c.span)
+        if !instanceElements.isEmpty {
+            let code = try compileFieldInitializer(instanceElements, span: c.span)
             let fr = temp()
             emit(.newClosure, fr, constant(.function(code)))
             emit(.setClassFields, f, fr)
@@ -917,22 +995,40 @@ extension FunctionCompiler {
         if let name = c.name, c.scope.binding(named: name) != nil {
             try storeName(name, f, initialize: true, offset: c.span.start)
         }
+        // Static private methods and accessors first, then static fields and blocks in order.
         for m in statics {
+            guard case .method(.privateName(let n), _, let kind, _) = m else { continue }
+            let m2 = nextRegister
+            let k = try propertyKeyRegister(.privateName(n))
+            let fr = try loadName("#\(n):\(kind)", offset: c.span.start)
+            emit(.definePrivate, f, k, fr, kind == .getter ? 2 : kind == .setter ? 3 : 1)
+            nextRegister = m2
+        }
+        for (index, m) in c.members.enumerated() {
             let m2 = nextRegister
             switch m {
-            case .field(let key, let initializer, _):
+            case .field(let key, let initializer, true):
                 let value = temp()
                 if let fn = initializer {
                     let code = try compileFunction(fn)
                     if code.name.isEmpty, let n = keyName(key) { code.name = n }
+                    if case .privateName(let n) = key { code.name = "#" + n }
                     let fr = temp()
                     emit(.newClosure, fr, constant(.function(code)))
                     emit(.call, value, fr, f, 0, 0)
                 } else {
                     emit(.loadUndefined, value)
                 }
-                let k = try propertyKeyRegister(key)
-                emit(.defineField, f, k, value)
+                if case .privateName = key {
+                    let k = try propertyKeyRegister(key)
+                    emit(.definePrivate, f, k, value, 0)
+                } else if let b = staticComputedKeys[index] {
+                    let k = try loadName(b, offset: c.span.start)
+                    emit(.defineField, f, k, value)
+                } else {
+                    let k = try propertyKeyRegister(key)
+                    emit(.defineField, f, k, value)
+                }
             case .staticBlock(let fn):
                 let code = try compileFunction(fn)
                 let fr = temp()
@@ -950,27 +1046,46 @@ extension FunctionCompiler {
         return result
     }
 
-    /// One method-like function that defines every instance field on `this`, in order.
-    func compileFieldInitializer(_ fields: [(key: PropertyKey, initializer: FunctionNode?)], span: Span) throws(CompileError) -> CodeBlock {
+    /// One method-like function that adds every instance element to `this`, in order.
+    func compileFieldInitializer(_ elements: [InstanceElement], span: Span) throws(CompileError) -> CodeBlock {
         let code = CodeBlock(name: "<instance fields>", span: span)
         code.source = source
         code.kind = .method
         code.isStrict = true
         let fc = FunctionCompiler(code: code, parent: self, function: nil, source: source)
-        for (key, initializer) in fields {
+        for element in elements {
             let m = fc.nextRegister
-            let v = fc.temp()
-            if let fn = initializer, let e = fn.expressionBody {
-                fc.enterScope(fn.scope)
-                _ = try fc.expression(e, into: v, inferredName: fc.keyName(key))
-                fc.exitScope()
-            } else {
-                fc.emit(.loadUndefined, v)
+            switch element {
+            case .privateMethod(let n, let kind):
+                let t = fc.temp()
+                fc.emit(.loadThis, t)
+                let k = try fc.propertyKeyRegister(.privateName(n))
+                let fr = try fc.loadName("#\(n):\(kind)", offset: span.start)
+                fc.emit(.definePrivate, t, k, fr, kind == .getter ? 2 : kind == .setter ? 3 : 1)
+            case .field(let key, let computedKeyBinding, let initializer):
+                let v = fc.temp()
+                if let fn = initializer, let e = fn.expressionBody {
+                    fc.enterScope(fn.scope)
+                    var name = fc.keyName(key)
+                    if case .privateName(let n) = key { name = "#" + n }
+                    _ = try fc.expression(e, into: v, inferredName: name)
+                    fc.exitScope()
+                } else {
+                    fc.emit(.loadUndefined, v)
+                }
+                let t = fc.temp()
+                fc.emit(.loadThis, t)
+                if case .privateName = key {
+                    let k = try fc.propertyKeyRegister(key)
+                    fc.emit(.definePrivate, t, k, v, 0)
+                } else if let b = computedKeyBinding {
+                    let k = try fc.loadName(b, offset: span.start)
+                    fc.emit(.defineField, t, k, v)
+                } else {
+                    let k = try fc.propertyKeyRegister(key)
+                    fc.emit(.defineField, t, k, v)
+                }
             }
-            let t = fc.temp()
-            fc.emit(.loadThis, t)
-            let k = try fc.propertyKeyRegister(key)
-            fc.emit(.defineField, t, k, v)
             fc.nextRegister = m
         }
         fc.finish()

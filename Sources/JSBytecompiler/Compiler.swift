@@ -199,10 +199,17 @@ final class FunctionCompiler {
 
     /// Enters a scope: captured bindings get environment slots, the rest registers.
     @discardableResult
-    func enterScope(_ scope: Scope?, isFunctionScope: Bool = false, isSwitch: Bool = false) -> CompileScope {
+    func enterScope(_ scope: Scope?, isFunctionScope: Bool = false, isSwitch: Bool = false,
+                    extraNames: [String] = []) -> CompileScope {
         let cs = CompileScope(scope: scope, owner: self)
         cs.isSwitch = isSwitch
         scopes.append(cs)
+        // Compiler-made bindings (private names, computed field keys): always in the environment.
+        for n in extraNames {
+            cs.names[n] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .const, declarationEnd: -1)
+            cs.slotNames.append(n)
+            cs.environmentSize += 1
+        }
         guard let scope else { return cs }
         let forceEnvironment = scope.containsDirectEval
         for b in scope.bindings {

@@ -13,16 +13,27 @@ enum Execute {
 
     /// Runs `source`; prints an uncaught exception with its stack. Returns the exit status.
     static func run(_ source: SourceFile, options: Options, printResult: Bool = false) -> Int32 {
+        guard let rt = makeRuntime() else { return 70 }
+        return run(source, in: rt, options: options, printResult: printResult)
+    }
+
+    /// A runtime with its realm, printing to stdout/stderr (nil after reporting a failure).
+    static func makeRuntime() -> Runtime? {
         let rt = Runtime()
         rt.heap.gcStress = false
         do {
             try rt.initializeRealm()
         } catch {
             FileIO.err("jsrun: failed to initialize the runtime\n")
-            return 70
+            return nil
         }
         rt.outputHook = { FileIO.out($0) }
         rt.errorOutputHook = { FileIO.err($0) }
+        return rt
+    }
+
+    /// Runs `source` in an initialized runtime (the worker's, or a fresh one).
+    static func run(_ source: SourceFile, in rt: Runtime, options: Options, printResult: Bool = false) -> Int32 {
         rt.heap.maxHeapBytes = options.maxHeapBytes
         if options.dumpBytecode {
             if let program = try? parseScript(source), let code = try? Compiler.compileScript(program) {

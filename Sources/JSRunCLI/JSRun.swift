@@ -15,13 +15,25 @@ public enum JSRun {
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
       --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
+                        (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
+      --timeout=SECONDS end the worker after SECONDS (exit status 124)
+      --no-lockdown     run in this process, without a locked-down worker (debugging)
+      --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
+      --lockdown-sweep  check that every system call off the allowlist is denied
+                        (=fresh: each in a fresh worker, slower)
+      --lockdown-policy print the worker's system-call policy
       --version         print the version
       -h, --help        print this help
+
+    Scripts run in a worker process locked down with seccomp. A worker killed for a
+    forbidden system call exits 159; a crash by signal N exits 128+N.
 
     """
 
     public static func main(_ arguments: [String]) -> Int32 {
+        if let status = WorkerMain.runIfRequested(arguments) { return status }
         var args = Array(arguments.dropFirst())
+        var lockdown = LockdownSettings()
         var check = false
         var strict = false
         var files: [String] = []
@@ -42,6 +54,16 @@ public enum JSRun {
                     FileIO.err("jsrun: bad --max-heap value\n"); return 2
                 }
                 options.maxHeapBytes = n
+            case "--no-lockdown": lockdown.enabled = false
+            case "--lockdown-selftest": return SelfTest.run()
+            case "--lockdown-sweep": return SelfTest.sweep()
+            case "--lockdown-sweep=fresh": return SelfTest.sweepFresh()
+            case "--lockdown-policy": return SelfTest.printPolicy()
+            case _ where a.hasPrefix("--timeout="):
+                guard let t = Double(a.dropFirst("--timeout=".count)), t > 0 else {
+                    FileIO.err("jsrun: bad --timeout value\n"); return 2
+                }
+                lockdown.timeout = t
             case "--version", "-v": FileIO.out("jsrun \(version)\n"); return 0
             case "--help", "-h": FileIO.out(usage); return 0
             default:
@@ -60,10 +82,16 @@ public enum JSRun {
             return status
         }
         if let (code, printResult) = inline {
+            if lockdown.enabled {
+                return runLocked(name: "[eval]", options: options, printResult: printResult, settings: lockdown) { Array(code.utf8) }
+            }
             return Execute.run(SourceFile(name: "[eval]", text: code), options: options, printResult: printResult)
         }
         if files.isEmpty { FileIO.err(usage); return 2 }
         let path = files[0]
+        if lockdown.enabled {
+            return runLocked(name: path, options: options, printResult: false, settings: lockdown) { () throws(FileIO.Failure) in try FileIO.readFile(path) }
+        }
         let bytes: [UInt8]
         do { bytes = try FileIO.readFile(path) } catch {
             FileIO.err("jsrun: cannot read \(error.message)\n")

@@ -25,6 +25,17 @@ public final class Realm {
     /// Pending jobs (see Promise.swift).
     var jobQueue: JSObject!
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
+    /// RegExp (Builtins/RegExpBuiltins.swift).
+    public var regexpPrototype: JSObject!
+    public var regexpConstructor: JSObject!
+    public var regexpStringIteratorPrototype: JSObject!
+    var regexpExecFunction: Value = .undefined
+    /// Compiled programs by (pattern, flags): `RegExpProgram`s, shared by every literal site.
+    var regexpCache: [RegExpCacheKey: AnyObject] = [:]
+    /// Per literal site (code block, constant index): the program and its pattern/flags.
+    var regexpSiteCache: [RegExpSiteKey: RegExpSiteEntry] = [:]
+    /// Atoms of the property names RegExp builtins use (kept alive by permanent roots).
+    var regexpAtoms: [UnsafeMutableRawPointer] = []
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
     // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
@@ -77,6 +88,10 @@ public final class Realm {
         }
         for (_, v) in symbolRegistry { m.mark(v) }
         for (_, v) in symbolRegistryKeys { m.mark(v) }
+        for o in [regexpPrototype, regexpConstructor, regexpStringIteratorPrototype] {
+            if let o { m.mark(cell: o.cell) }
+        }
+        m.mark(regexpExecFunction)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape] { m.mark(cell: s) }

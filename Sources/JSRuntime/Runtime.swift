@@ -50,8 +50,9 @@ public final class Runtime {
     lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
 
     public init() {
-        registers = .allocate(capacity: Runtime.registerFileSize)
-        registers.initialize(repeating: .undefined, count: Runtime.registerFileSize)
+        // Zero pages from calloc cost nothing until touched (a zero word is `empty`); every
+        // frame initializes the registers it uses, and only live frames are scanned.
+        registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
         heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
         heap.finalizer = { [unowned self] cell in self.finalize(cell) }
@@ -68,7 +69,7 @@ public final class Runtime {
     /// Frees the register file and the frame stack (the heap frees its own blocks): a
     /// process that makes a runtime per script (the test262 worker) must not leak them.
     deinit {
-        registers.deallocate()
+        free(registers)
         frames.storage.deallocate()
     }
 

@@ -62,6 +62,7 @@ extension Runtime {
         try installMath()
         try installErrors()
         try installConsole()
+        try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
         outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
         permanentRoots.append(outOfMemoryValue)
     }

@@ -373,7 +373,8 @@ extension Runtime {
                 r[op(1)] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
                 pc += 3
             case .newRegExp:
-                throw try makeError(.syntaxError, "RegExp is not supported by the runtime yet")
+                r[op(1)] = try newRegExpLiteral(data.code, op(2), op(3))
+                pc += 4
 
             // MARK: Calls
             case .call, .callMethod:
@@ -554,6 +555,26 @@ extension Runtime {
                 }
                 r[op(1)] = result
                 pc += 5
+
+            // MARK: Private names
+            case .newPrivateName:
+                r[op(1)] = try newPrivateName(try constantValue(data, op(2)))
+                pc += 3
+            case .getPrivate:
+                r[op(1)] = try getPrivate(r[op(2)], r[op(3)])
+                pc += 4
+            case .setPrivate:
+                try setPrivate(r[op(1)], r[op(2)], r[op(3)])
+                pc += 4
+            case .hasPrivate:
+                r[op(1)] = Value(try hasPrivate(r[op(2)], r[op(3)]))
+                pc += 4
+            case .definePrivate:
+                try definePrivate(r[op(1)], r[op(2)], r[op(3)], kind: op(4))
+                pc += 5
+            case .setHomeObject:
+                JSObject(r[op(1)]).setExtraValue(2, r[op(2)])
+                pc += 3
 
             // MARK: Generators
             case .generatorStart:

@@ -30,17 +30,17 @@ public enum ObjectFlags {
     public static let derived: UInt16 = 32
     /// `arguments` object mapped to parameters (sloppy).
     public static let htmlDDA: UInt16 = 64
+    // 128 and 256 are kind-specific (ArrayFlags.lengthReadOnly, ...).
     /// Some shape has this object as its prototype: changes to its own properties advance
     /// `Runtime.protoEpoch`, which guards every inline cache of an inherited property.
-    public static let isPrototype: UInt16 = 128
+    public static let isPrototype: UInt16 = 512
     /// An %ArrayIteratorPrototype% iterator (kind `.iterator`).
-    public static let arrayIterator: UInt16 = 256
-    /// (512 is `ArrayFlags.lengthReadOnly`.)
+    public static let arrayIterator: UInt16 = 1024
     /// A %MapIteratorPrototype% / %SetIteratorPrototype% iterator (kind `.iterator`).
-    public static let mapIterator: UInt16 = 1024
-    public static let setIterator: UInt16 = 2048
+    public static let mapIterator: UInt16 = 2048
+    public static let setIterator: UInt16 = 4096
     /// A WeakMap / WeakSet (kinds `.map` / `.set`).
-    public static let weakCollection: UInt16 = 4096
+    public static let weakCollection: UInt16 = 8192
 }
 
 public struct JSObject {

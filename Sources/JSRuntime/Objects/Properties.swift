@@ -54,8 +54,8 @@ public enum OwnProperty {
 }
 
 public enum ArrayFlags {
-    /// The array's `length` is not writable (distinct from every `ObjectFlags` bit).
-    public static let lengthReadOnly: UInt16 = 512
+    /// The array's `length` is not writable.
+    public static let lengthReadOnly: UInt16 = 128
 }
 
 extension Runtime {

@@ -1,0 +1,46 @@
+#ifndef CLOCKDOWN_H
+#define CLOCKDOWN_H
+
+#include <stdint.h>
+
+/// What the SIGSYS handler does with a system call the seccomp filter trapped
+/// (`SECCOMP_RET_TRAP`; the kernel never executed the call).
+typedef enum {
+    /// Write `{ int32 nr, uint32 arch }` to the report descriptor, then die by SIGSYS
+    /// (the handler repeats a trapped call while SIGSYS is blocked, so the kernel
+    /// forces the default action: the same end as `SECCOMP_RET_KILL_PROCESS`).
+    SABLE_SIGSYS_REPORT_AND_DIE = 0,
+    /// Count the call, remember its number and make it return -ENOSYS (the sweep only).
+    SABLE_SIGSYS_RECORD = 1,
+} sable_sigsys_mode;
+
+/// Installs the SIGSYS handler (before lockdown: needs rt_sigaction). Returns 0 or -errno.
+int sable_install_sigsys_handler(int report_fd, sable_sigsys_mode mode);
+/// Record mode: how many calls were trapped, and the last trapped number and arch.
+long sable_trapped_count(void);
+int sable_last_trapped_nr(void);
+uint32_t sable_last_trapped_arch(void);
+
+/// A raw system call with six arguments: the kernel's return value (-errno on failure);
+/// errno is untouched. Swift cannot call the variadic syscall(2).
+long sable_raw_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+/// The same through the i386 entry (`int $0x80`) on x86_64; -ENOSYS elsewhere.
+long sable_raw_syscall_i386(long nr, long a0, long a1, long a2);
+
+/// prctl(2) is variadic: the calls Lockdown needs.
+int sable_set_no_new_privs(void);
+int sable_get_no_new_privs(void);
+int sable_set_parent_death_signal(int signal);
+
+/// Supervisor side: installs handlers for `signals` that write the signal number (one
+/// byte) to a non-blocking self-pipe; returns the pipe's read end, or -errno.
+/// Idempotent: later calls return the same descriptor.
+int sable_signal_pipe_install(const int *signals, int count);
+
+/// pipe2(fds, O_CLOEXEC | O_NONBLOCK) (not visible to Swift without _GNU_SOURCE).
+int sable_pipe_cloexec_nonblock(int fds[2]);
+
+/// The number the handler repeats to die (not a system call on any Linux ABI).
+#define SABLE_DIE_SYSCALL 1023
+
+#endif

@@ -1,0 +1,121 @@
+#define _GNU_SOURCE
+#include "CLockdown.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+static volatile int report_fd = -1;
+static volatile sable_sigsys_mode handler_mode = SABLE_SIGSYS_REPORT_AND_DIE;
+static volatile long trapped_count = 0;
+static volatile int last_nr = -1;
+static volatile uint32_t last_arch = 0;
+
+long sable_raw_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5) {
+#if defined(__x86_64__)
+    register long r10 __asm__("r10") = a3;
+    register long r8 __asm__("r8") = a4;
+    register long r9 __asm__("r9") = a5;
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    return ret;
+#else
+    int saved = errno;
+    long ret = syscall(nr, a0, a1, a2, a3, a4, a5);
+    if (ret == -1) ret = -errno;
+    errno = saved;
+    return ret;
+#endif
+}
+
+long sable_raw_syscall_i386(long nr, long a0, long a1, long a2) {
+#if defined(__x86_64__)
+    long ret;
+    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(nr), "b"(a0), "c"(a1), "d"(a2) : "memory");
+    return ret;
+#else
+    (void)nr; (void)a0; (void)a1; (void)a2;
+    return -ENOSYS;
+#endif
+}
+
+// Async-signal-safe: only raw system calls and volatile globals.
+static void on_sigsys(int sig, siginfo_t *info, void *context) {
+    (void)sig;
+    if (handler_mode == SABLE_SIGSYS_RECORD) {
+        trapped_count += 1;
+        last_nr = info->si_syscall;
+        last_arch = info->si_arch;
+#if defined(__x86_64__)
+        ((ucontext_t *)context)->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
+#elif defined(__aarch64__)
+        ((ucontext_t *)context)->uc_mcontext.regs[0] = (unsigned long)-ENOSYS;
+#endif
+        return;
+    }
+    (void)context;
+    int32_t report[2] = { info->si_syscall, (int32_t)info->si_arch };
+    if (report_fd >= 0) sable_raw_syscall(SYS_write, report_fd, (long)report, sizeof report, 0, 0, 0);
+    // SIGSYS is blocked while this handler runs, so a second trap makes the kernel
+    // reset SIGSYS to SIG_DFL and kill the whole process with it.
+    sable_raw_syscall(SABLE_DIE_SYSCALL, 0, 0, 0, 0, 0, 0);
+    sable_raw_syscall(SYS_exit_group, 128 + SIGSYS, 0, 0, 0, 0, 0);
+}
+
+int sable_install_sigsys_handler(int fd, sable_sigsys_mode mode) {
+    report_fd = fd;
+    handler_mode = mode;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_sigsys;
+    action.sa_flags = SA_SIGINFO;
+    sigfillset(&action.sa_mask);
+    if (sigaction(SIGSYS, &action, NULL) != 0) return -errno;
+    // A forced SIGSYS must not be blocked by an inherited mask.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGSYS);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    return 0;
+}
+
+long sable_trapped_count(void) { return trapped_count; }
+int sable_last_trapped_nr(void) { return last_nr; }
+uint32_t sable_last_trapped_arch(void) { return last_arch; }
+
+int sable_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 ? 0 : -errno; }
+int sable_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
+int sable_set_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0) == 0 ? 0 : -errno; }
+
+static int signal_pipe[2] = { -1, -1 };
+
+static void on_supervisor_signal(int sig) {
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    (void)!write(signal_pipe[1], &b, 1);
+    errno = saved;
+}
+
+int sable_signal_pipe_install(const int *signals, int count) {
+    if (signal_pipe[0] < 0) {
+        if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -errno;
+    }
+    for (int i = 0; i < count; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_supervisor_signal;
+        action.sa_flags = SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(signals[i], &action, NULL) != 0) return -errno;
+    }
+    return signal_pipe[0];
+}
+
+int sable_pipe_cloexec_nonblock(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0 ? 0 : -errno; }

@@ -1,0 +1,374 @@
+// RegExpNode tree -> bytecode for the backtracking matcher.
+
+import JSSyntax
+
+/// Opcodes of the matcher. Atoms (single-character matchers) are always 3 words:
+/// `[op, direction (0 forward, 1 backward), argument]`.
+enum Op {
+    static let match: Int32 = 0
+    // Atoms.
+    static let char16: Int32 = 1      // arg: code unit
+    static let charCP: Int32 = 2      // arg: code point (read a whole character)
+    static let charIC: Int32 = 3      // arg: canonicalized character
+    static let any: Int32 = 4         // arg unused: any but line terminators
+    static let anyAll: Int32 = 5
+    static let cls: Int32 = 6         // arg: class index
+    static let clsNot: Int32 = 7
+    // Assertions: [op]
+    static let lineStart: Int32 = 10
+    static let lineStartM: Int32 = 11
+    static let lineEnd: Int32 = 12
+    static let lineEndM: Int32 = 13
+    static let wordB: Int32 = 14
+    static let notWordB: Int32 = 15
+    // Control.
+    static let goto: Int32 = 20       // [op, target]
+    static let split: Int32 = 21      // [op, alt]: try next first, alt on backtrack
+    static let save: Int32 = 22       // [op, slot]
+    static let resetCaptures: Int32 = 23  // [op, firstGroup, count]
+    static let backref: Int32 = 24    // [op, dir, ic, n, groups...]
+    static let setReg: Int32 = 25     // [op, reg, value]
+    static let setRegPos: Int32 = 26  // [op, reg]
+    static let incReg: Int32 = 27     // [op, reg]
+    static let loopCheck: Int32 = 28  // [op, cntReg, min, max(-1), greedy, exit]
+    static let emptyCheck: Int32 = 29 // [op, posReg, cntReg, min]
+    static let lookStart: Int32 = 30  // [op, negated, after]
+    static let lookEnd: Int32 = 31    // [op]
+    static let greedyLoop: Int32 = 32 // [op, min, max(-1)] + atom (3 words)
+    static let lazyLoop: Int32 = 33   // [op, min, max(-1)] + atom
+    static let fail: Int32 = 34
+}
+
+/// A compiled regular expression.
+public final class RegExpProgram: @unchecked Sendable {
+    public let flags: RegExpFlags
+    /// Number of groups including the whole match (group 0).
+    public let groupCount: Int
+    public let groupNames: [(name: String, index: Int)]
+    let code: [Int32]
+    let classes: [ClassMatcher]
+    let registerCount: Int
+    /// When every match must begin with this code unit (case-sensitive), a fast scan.
+    let firstUnit: Int32
+
+    init(flags: RegExpFlags, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
+         classes: [ClassMatcher], registerCount: Int, firstUnit: Int32) {
+        self.flags = flags
+        self.groupCount = groupCount
+        self.groupNames = groupNames
+        self.code = code
+        self.classes = classes
+        self.registerCount = registerCount
+        self.firstUnit = firstUnit
+    }
+
+    /// Parses and compiles `pattern`.
+    public static func compile(pattern: [UInt16], flags: RegExpFlags) throws(RegExpSyntaxError) -> RegExpProgram {
+        let parsed = try RegExpParser.parse(utf16: pattern, flags: flags)
+        return compile(parsed)
+    }
+
+    public static func compile(_ pattern: RegExpPattern) -> RegExpProgram {
+        var c = RegExpCompiler(pattern: pattern)
+        c.emit(Op.save); c.emit(0)
+        c.compile(pattern.root, backward: false)
+        c.emit(Op.save); c.emit(1)
+        c.emit(Op.match)
+        var first: Int32 = -1
+        if !pattern.flags.ignoreCase, let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) {
+            first = Int32(u)
+        }
+        return RegExpProgram(flags: pattern.flags, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
+                             code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first)
+    }
+}
+
+struct RegExpCompiler {
+    let pattern: RegExpPattern
+    let flags: RegExpFlags
+    let unicode: Bool
+    let ignoreCase: Bool
+    var code: [Int32] = []
+    var classes: [ClassMatcher] = []
+    var registers = 0
+
+    init(pattern: RegExpPattern) {
+        self.pattern = pattern
+        self.flags = pattern.flags
+        self.unicode = pattern.flags.unicodeMode
+        self.ignoreCase = pattern.flags.ignoreCase
+    }
+
+    mutating func emit(_ w: Int32) { code.append(w) }
+    mutating func emit(_ w: Int) { code.append(Int32(truncatingIfNeeded: w)) }
+    var here: Int { code.count }
+    mutating func patch(_ at: Int, _ value: Int) { code[at] = Int32(value) }
+
+    var maxChar: UInt32 { unicode ? CharSet.maxCodePoint : 0xFFFF }
+
+    // MARK: - Sets
+
+    static let spaceRanges: [UInt32] = [9, 0xD, 0x20, 0x20, 0xA0, 0xA0, 0x1680, 0x1680, 0x2000, 0x200A,
+                                        0x2028, 0x2029, 0x202F, 0x202F, 0x205F, 0x205F, 0x3000, 0x3000, 0xFEFF, 0xFEFF]
+
+    func escapeSet(_ e: RegExpClassEscape) -> CharSet {
+        switch e {
+        case .digit: return CharSet(ranges: [0x30, 0x39])
+        case .notDigit: return CharSet(ranges: [0x30, 0x39]).inverted(maxChar: maxChar)
+        case .space: return CharSet(ranges: Self.spaceRanges)
+        case .notSpace: return CharSet(ranges: Self.spaceRanges).inverted(maxChar: maxChar)
+        case .word: return wordSet
+        case .notWord: return wordSet.inverted(maxChar: maxChar)
+        case .property(let p, let negated):
+            let s = UnicodeProperties.set(for: p)
+            return negated ? s.inverted(maxChar: maxChar) : s
+        }
+    }
+
+    var wordSet: CharSet {
+        var s = CharSet(ranges: [0x30, 0x39, 0x41, 0x5A, 0x5F, 0x5F, 0x61, 0x7A])
+        if unicode && ignoreCase { s.add(0x17F); s.add(0x212A) }
+        return s
+    }
+
+    struct ClassValue {
+        var chars = CharSet()
+        var strings: Set<[UInt32]> = []
+    }
+
+    func classValue(_ cc: RegExpCharacterClass) -> ClassValue {
+        var values: [ClassValue] = []
+        for item in cc.items { values.append(itemValue(item)) }
+        var result: ClassValue
+        switch cc.kind {
+        case .union:
+            result = ClassValue()
+            for v in values { result.chars.formUnion(v.chars); result.strings.formUnion(v.strings) }
+        case .intersection:
+            result = values.first ?? ClassValue()
+            for v in values.dropFirst() {
+                result.chars = result.chars.intersection(v.chars)
+                result.strings.formIntersection(v.strings)
+            }
+        case .subtraction:
+            result = values.first ?? ClassValue()
+            for v in values.dropFirst() {
+                result.chars = result.chars.subtracting(v.chars)
+                result.strings.subtract(v.strings)
+            }
+        }
+        return result
+    }
+
+    func itemValue(_ item: RegExpClassItem) -> ClassValue {
+        var v = ClassValue()
+        switch item {
+        case .character(let c): v.chars.add(c)
+        case .range(let a, let b): v.chars.add(a, b)
+        case .escape(let e): v.chars = escapeSet(e)
+        case .strings(let list):
+            for s in list { if s.count == 1 { v.chars.add(s[0]) } else { v.strings.insert(s) } }
+        case .nested(let cc):
+            v = classValue(cc)
+            if cc.negated { v.chars = v.chars.inverted(maxChar: maxChar); v.strings = [] }
+        }
+        return v
+    }
+
+    mutating func addClass(_ set: CharSet) -> Int {
+        classes.append(ClassMatcher(set: set, ignoreCase: ignoreCase, unicode: unicode))
+        return classes.count - 1
+    }
+
+    // MARK: - Atoms
+
+    /// Emits a single 3-word atom for a single-character node, or returns false.
+    mutating func emitAtom(_ node: RegExpNode, backward: Bool) -> Bool {
+        let dir: Int32 = backward ? 1 : 0
+        switch node {
+        case .character(let c):
+            if ignoreCase {
+                let cc = CaseFolding.canonicalize(c, unicode: unicode)
+                // A character no other character canonicalizes to compares exactly.
+                emit(Op.charIC); emit(dir); emit(Int(cc))
+            } else if !unicode || (c < 0xD800 || (c > 0xDFFF && c <= 0xFFFF)) {
+                emit(Op.char16); emit(dir); emit(Int(c))
+            } else {
+                emit(Op.charCP); emit(dir); emit(Int(c))
+            }
+        case .any:
+            emit(flags.dotAll ? Op.anyAll : Op.any); emit(dir); emit(0)
+        case .characterClass(let cc):
+            let v = classValue(cc)
+            if !v.strings.isEmpty { return false }
+            let idx = addClass(v.chars)
+            emit(cc.negated ? Op.clsNot : Op.cls); emit(dir); emit(idx)
+        case .classEscape(let e):
+            let idx = addClass(escapeSet(e))
+            emit(Op.cls); emit(dir); emit(idx)
+        default:
+            return false
+        }
+        return true
+    }
+
+    static func isAtom(_ node: RegExpNode) -> Bool {
+        switch node {
+        case .character, .any, .classEscape: return true
+        case .characterClass(let cc): return !cc.mayContainStrings
+        default: return false
+        }
+    }
+
+    // MARK: - Nodes
+
+    mutating func compile(_ node: RegExpNode, backward: Bool) {
+        switch node {
+        case .empty:
+            break
+        case .character(let c):
+            if unicode && c > 0xFFFF && !ignoreCase {
+                let v = c - 0x10000
+                let hi = 0xD800 + (v >> 10), lo = 0xDC00 + (v & 0x3FF)
+                let dir: Int32 = backward ? 1 : 0
+                for u in backward ? [lo, hi] : [hi, lo] { emit(Op.char16); emit(dir); emit(Int(u)) }
+            } else {
+                _ = emitAtom(node, backward: backward)
+            }
+        case .any, .classEscape:
+            _ = emitAtom(node, backward: backward)
+        case .characterClass(let cc):
+            let v = classValue(cc)
+            if v.strings.isEmpty {
+                let idx = addClass(v.chars)
+                emit(cc.negated ? Op.clsNot : Op.cls); emit(backward ? 1 : 0); emit(idx)
+            } else {
+                // Longest strings first, then single characters, then the empty string.
+                let sorted = v.strings.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+                let classIdx = v.chars.isEmpty ? -1 : addClass(v.chars)
+                let hasEmpty = v.strings.contains([])
+                let n = sorted.count + (classIdx >= 0 ? 1 : 0) + (hasEmpty ? 1 : 0)
+                emitAlternatives(n) { c, i in
+                    if i < sorted.count {
+                        c.compile(.sequence(sorted[i].map { .character($0) }), backward: backward)
+                    } else if i == sorted.count && classIdx >= 0 {
+                        c.emit(Op.cls); c.emit(backward ? 1 : 0); c.emit(classIdx)
+                    }
+                }
+            }
+        case .assertion(let a):
+            switch a {
+            case .start: emit(flags.multiline ? Op.lineStartM : Op.lineStart)
+            case .end: emit(flags.multiline ? Op.lineEndM : Op.lineEnd)
+            case .wordBoundary: emit(Op.wordB)
+            case .notWordBoundary: emit(Op.notWordB)
+            }
+        case .lookaround(let l):
+            emit(Op.lookStart); emit(l.negated ? 1 : 0)
+            let patchAt = here; emit(0)
+            compile(l.body, backward: l.behind)
+            emit(Op.lookEnd)
+            patch(patchAt, here)
+        case .sequence(let terms):
+            if backward {
+                for t in terms.reversed() { compile(t, backward: true) }
+            } else {
+                for t in terms { compile(t, backward: false) }
+            }
+        case .alternation(let alts):
+            compileAlternatives(alts, backward: backward)
+        case .capture(let index, _, let body):
+            emit(Op.save); emit(backward ? 2 * index + 1 : 2 * index)
+            compile(body, backward: backward)
+            emit(Op.save); emit(backward ? 2 * index : 2 * index + 1)
+        case .backReference(let index, let name):
+            var groups: [Int] = []
+            if let name {
+                for e in pattern.groupNames where e.name == name { groups.append(e.index) }
+            }
+            if groups.isEmpty { groups = [index] }
+            emit(Op.backref); emit(backward ? 1 : 0); emit(ignoreCase ? 1 : 0); emit(groups.count)
+            for g in groups { emit(g) }
+        case .quantifier(let q):
+            compileQuantifier(q, backward: backward)
+        }
+    }
+
+    mutating func compileAlternatives(_ alts: [RegExpNode], backward: Bool) {
+        emitAlternatives(alts.count) { c, i in c.compile(alts[i], backward: backward) }
+    }
+
+    mutating func emitAlternatives(_ n: Int, _ body: (inout RegExpCompiler, Int) -> Void) {
+        var jumps: [Int] = []
+        for i in 0..<n {
+            var splitPatch = -1
+            if i < n - 1 { emit(Op.split); splitPatch = here; emit(0) }
+            body(&self, i)
+            if i < n - 1 {
+                emit(Op.goto); jumps.append(here); emit(0)
+                patch(splitPatch, here)
+            }
+        }
+        for j in jumps { patch(j, here) }
+    }
+
+    mutating func compileQuantifier(_ q: RegExpQuantifier, backward: Bool) {
+        let max = q.max
+        if max == 0 { return }
+        let maxWord = max.map { Swift.min($0, Int(Int32.max)) } ?? -1
+        let minWord = Swift.min(q.min, Int(Int32.max))
+        if q.captureCount == 0 && Self.isAtom(q.body) {
+            emit(q.greedy ? Op.greedyLoop : Op.lazyLoop); emit(minWord); emit(maxWord)
+            if emitAtom(q.body, backward: backward) { return }
+            code.removeLast(3)
+        }
+        if q.min == 1 && max == 1 {
+            compile(q.body, backward: backward)
+            return
+        }
+        let cnt = registers, posReg = registers + 1
+        registers += 2
+        emit(Op.setReg); emit(cnt); emit(0)
+        let loop = here
+        emit(Op.loopCheck); emit(cnt); emit(minWord); emit(maxWord); emit(q.greedy ? 1 : 0)
+        let exitPatch = here; emit(0)
+        emit(Op.setRegPos); emit(posReg)
+        if q.captureCount > 0 { emit(Op.resetCaptures); emit(q.firstCapture); emit(q.captureCount) }
+        compile(q.body, backward: backward)
+        emit(Op.emptyCheck); emit(posReg); emit(cnt); emit(minWord)
+        emit(Op.incReg); emit(cnt)
+        emit(Op.goto); emit(loop)
+        patch(exitPatch, here)
+    }
+
+    // MARK: - Hints
+
+    /// The code unit every match must start with, if there is one.
+    static func firstUnit(_ node: RegExpNode, unicode: Bool) -> UInt32? {
+        switch node {
+        case .character(let c):
+            if c <= 0xFFFF { return (unicode && c >= 0xD800 && c <= 0xDFFF) ? nil : c }
+            return 0xD800 + ((c - 0x10000) >> 10)
+        case .sequence(let terms):
+            for t in terms {
+                switch t {
+                case .assertion(.wordBoundary), .assertion(.notWordBoundary): continue
+                case .lookaround(let l) where !l.behind && !l.negated: continue
+                case .lookaround: return nil
+                default: return firstUnit(t, unicode: unicode)
+                }
+            }
+            return nil
+        case .capture(_, _, let body): return firstUnit(body, unicode: unicode)
+        case .quantifier(let q): return q.min > 0 ? firstUnit(q.body, unicode: unicode) : nil
+        case .alternation(let alts):
+            var u: UInt32? = nil
+            for a in alts {
+                guard let f = firstUnit(a, unicode: unicode) else { return nil }
+                if u == nil { u = f } else if u != f { return nil }
+            }
+            return u
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,423 @@
+// The backtracking matcher: an explicit backtrack stack (never the native stack), bounded in
+// memory.
+
+/// A match could not be completed.
+public enum RegExpMatchError: Error, Sendable {
+    /// The backtrack stack exceeded its limit (a catastrophic pattern, or a huge input).
+    case backtrackLimitExceeded
+}
+
+struct Backtrack {
+    var kind: Int32
+    var pc: Int32
+    var a: Int
+    var b: Int
+}
+
+enum BT {
+    static let branch: Int32 = 0
+    static let undoState: Int32 = 1
+    static let marker: Int32 = 2
+    static let greedyFwd: Int32 = 3
+    static let greedyBack: Int32 = 4
+    static let lazy: Int32 = 5
+}
+
+extension RegExpProgram {
+    /// Maximum backtrack stack size in bytes.
+    public static let backtrackLimitBytes = 64 << 20
+
+    /// Searches `input` from `start` (only at `start` with the sticky flag). On success, returns
+    /// true and fills `captures` (2 per group, -1 for undefined).
+    public func match(_ input: UnsafeBufferPointer<UInt16>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt16>(program: self, input: input)
+        return try m.search(from: start, captures: &captures)
+    }
+
+    public func match(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt8>(program: self, input: input)
+        return try m.search(from: start, captures: &captures)
+    }
+
+    /// Convenience for tests: matches a Swift string.
+    public func match(_ string: String, from start: Int = 0) throws(RegExpMatchError) -> [Int]? {
+        let units = Array(string.utf16)
+        var caps = [Int](repeating: -1, count: groupCount * 2)
+        let ok = try units.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt16>) throws(RegExpMatchError) -> Bool in
+            try match(p, from: start, captures: &caps)
+        }
+        return ok ? caps : nil
+    }
+}
+
+@inline(__always) private func isLead(_ c: UInt32) -> Bool { c & 0xFC00 == 0xD800 }
+@inline(__always) private func isTrail(_ c: UInt32) -> Bool { c & 0xFC00 == 0xDC00 }
+@inline(__always) private func isLineTerminator(_ c: UInt32) -> Bool {
+    c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029
+}
+
+struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
+    let program: RegExpProgram
+    let s: UnsafePointer<Unit>
+    let end: Int
+    let unicode: Bool
+    let ignoreCase: Bool
+    var stack: UnsafeMutablePointer<Backtrack>
+    var capacity: Int
+    var state: [Int]
+    let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
+
+    init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>) {
+        self.program = program
+        self.s = input.baseAddress ?? UnsafePointer(bitPattern: 8)!
+        self.end = input.count
+        self.unicode = program.flags.unicodeMode
+        self.ignoreCase = program.flags.ignoreCase
+        self.capacity = 64
+        self.stack = .allocate(capacity: 64)
+        self.state = [Int](repeating: -1, count: program.groupCount * 2 + program.registerCount)
+    }
+
+    @inline(__always) func unit(_ i: Int) -> UInt32 { UInt32(s[i]) }
+
+    mutating func search(from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
+        defer { stack.deallocate() }
+        let codeArray = program.code
+        return try codeArray.withUnsafeBufferPointer { (buf: UnsafeBufferPointer<Int32>) throws(RegExpMatchError) -> Bool in
+            try search(buf.baseAddress!, from: start, captures: &captures)
+        }
+    }
+
+    mutating func search(_ code: UnsafePointer<Int32>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
+        let sticky = program.flags.sticky
+        var p = start
+        let first = program.firstUnit
+        while p <= end {
+            if first >= 0 && !sticky {
+                // Fast scan for the first unit.
+                let f = UInt32(first)
+                while p < end && unit(p) != f { p += 1 }
+                if p >= end { return false }
+            }
+            for i in 0..<state.count { state[i] = -1 }
+            if try interpret(code, p) {
+                let n = program.groupCount * 2
+                if captures.count != n { captures = [Int](repeating: -1, count: n) }
+                for i in 0..<n { captures[i] = state[i] }
+                return true
+            }
+            if sticky { return false }
+            if unicode && p + 1 < end && isLead(unit(p)) && isTrail(unit(p + 1)) { p += 2 } else { p += 1 }
+        }
+        return false
+    }
+
+    // MARK: Reading characters
+
+    /// The character at `pos` going forward, and its width (0 at the end).
+    @inline(__always) func readForward(_ pos: Int) -> (UInt32, Int) {
+        if pos >= end { return (0, 0) }
+        let c = unit(pos)
+        if unicode && isLead(c) && pos + 1 < end {
+            let d = unit(pos + 1)
+            if isTrail(d) { return (0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00), 2) }
+        }
+        return (c, 1)
+    }
+
+    @inline(__always) func readBackward(_ pos: Int) -> (UInt32, Int) {
+        if pos <= 0 { return (0, 0) }
+        let c = unit(pos - 1)
+        if unicode && isTrail(c) && pos - 2 >= 0 {
+            let d = unit(pos - 2)
+            if isLead(d) { return (0x10000 + ((d - 0xD800) << 10) + (c - 0xDC00), 2) }
+        }
+        return (c, 1)
+    }
+
+    @inline(__always) func isWord(_ c: UInt32) -> Bool {
+        if c < 128 {
+            return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
+        }
+        return unicode && ignoreCase && (c == 0x17F || c == 0x212A)
+    }
+
+    @inline(__always) func wordAt(_ i: Int) -> Bool {
+        if i < 0 || i >= end { return false }
+        return isWord(unit(i))
+    }
+
+    /// Matches the atom at `pc` at `pos`, advancing `pos`.
+    @inline(__always) func step(_ code: UnsafePointer<Int32>, _ pc: Int, _ pos: inout Int) -> Bool {
+        let op = code[pc]
+        let backward = code[pc + 1] != 0
+        let arg = code[pc + 2]
+        if op == Op.char16 {
+            if backward {
+                if pos > 0 && unit(pos - 1) == UInt32(arg) { pos -= 1; return true }
+            } else {
+                if pos < end && unit(pos) == UInt32(arg) { pos += 1; return true }
+            }
+            return false
+        }
+        let (c, w) = backward ? readBackward(pos) : readForward(pos)
+        if w == 0 { return false }
+        let ok: Bool
+        switch op {
+        case Op.charCP: ok = c == UInt32(arg)
+        case Op.charIC: ok = CaseFolding.canonicalize(c, unicode: unicode) == UInt32(arg)
+        case Op.any: ok = !isLineTerminator(c)
+        case Op.anyAll: ok = true
+        case Op.cls: ok = program.classes[Int(arg)].matches(c)
+        case Op.clsNot: ok = !program.classes[Int(arg)].matches(c)
+        default: ok = false
+        }
+        if ok { pos += backward ? -w : w }
+        return ok
+    }
+
+    // MARK: The backtrack stack
+
+    @inline(__always) mutating func push(_ kind: Int32, _ pc: Int, _ a: Int, _ b: Int, _ sp: inout Int) throws(RegExpMatchError) {
+        if sp == capacity { try grow() }
+        stack[sp] = Backtrack(kind: kind, pc: Int32(truncatingIfNeeded: pc), a: a, b: b)
+        sp += 1
+    }
+
+    mutating func grow() throws(RegExpMatchError) {
+        if capacity >= maxEntries { throw .backtrackLimitExceeded }
+        let n = Swift.min(capacity * 2, maxEntries)
+        let new = UnsafeMutablePointer<Backtrack>.allocate(capacity: n)
+        new.moveInitialize(from: stack, count: capacity)
+        stack.deallocate()
+        stack = new
+        capacity = n
+    }
+
+    @inline(__always) mutating func setState(_ i: Int, _ v: Int, _ sp: inout Int) throws(RegExpMatchError) {
+        let old = state[i]
+        if old == v { return }
+        try push(BT.undoState, i, old, 0, &sp)
+        state[i] = v
+    }
+
+    // MARK: The interpreter
+
+    mutating func interpret(_ code: UnsafePointer<Int32>, _ start: Int) throws(RegExpMatchError) -> Bool {
+        var pc = 0
+        var pos = start
+        var sp = 0
+        var lookTop = -1
+        let regBase = program.groupCount * 2
+        outer: while true {
+            var failed = false
+            switch code[pc] {
+            case Op.match:
+                return true
+            case Op.char16:
+                // Inline fast path for the most common atom.
+                if code[pc + 1] == 0 {
+                    if pos < end && unit(pos) == UInt32(code[pc + 2]) { pos += 1; pc += 3 } else { failed = true }
+                } else if step(code, pc, &pos) { pc += 3 } else { failed = true }
+            case Op.charCP, Op.charIC, Op.any, Op.anyAll, Op.cls, Op.clsNot:
+                if step(code, pc, &pos) { pc += 3 } else { failed = true }
+            case Op.lineStart:
+                if pos == 0 { pc += 1 } else { failed = true }
+            case Op.lineStartM:
+                if pos == 0 || isLineTerminator(unit(pos - 1)) { pc += 1 } else { failed = true }
+            case Op.lineEnd:
+                if pos == end { pc += 1 } else { failed = true }
+            case Op.lineEndM:
+                if pos == end || isLineTerminator(unit(pos)) { pc += 1 } else { failed = true }
+            case Op.wordB, Op.notWordB:
+                let b = wordAt(pos - 1) != wordAt(pos)
+                if b == (code[pc] == Op.wordB) { pc += 1 } else { failed = true }
+            case Op.goto:
+                pc = Int(code[pc + 1])
+            case Op.split:
+                try push(BT.branch, Int(code[pc + 1]), pos, 0, &sp)
+                pc += 2
+            case Op.save:
+                try setState(Int(code[pc + 1]), pos, &sp)
+                pc += 2
+            case Op.resetCaptures:
+                let first = Int(code[pc + 1]), count = Int(code[pc + 2])
+                for i in (2 * first)..<(2 * (first + count)) where state[i] != -1 { try setState(i, -1, &sp) }
+                pc += 3
+            case Op.backref:
+                let backward = code[pc + 1] != 0, ic = code[pc + 2] != 0
+                let n = Int(code[pc + 3])
+                var from = -1, to = -1
+                for k in 0..<n {
+                    let g = Int(code[pc + 4 + k])
+                    if state[2 * g] >= 0 && state[2 * g + 1] >= 0 { from = state[2 * g]; to = state[2 * g + 1]; break }
+                }
+                pc += 4 + n
+                if from < 0 { break }
+                let len = to - from
+                if backward {
+                    if pos - len < 0 { failed = true; break }
+                    if !equal(from, pos - len, len, ic) { failed = true; break }
+                    pos -= len
+                } else {
+                    if pos + len > end { failed = true; break }
+                    if !equal(from, pos, len, ic) { failed = true; break }
+                    pos += len
+                }
+            case Op.setReg:
+                try setState(regBase + Int(code[pc + 1]), Int(code[pc + 2]), &sp)
+                pc += 3
+            case Op.setRegPos:
+                try setState(regBase + Int(code[pc + 1]), pos, &sp)
+                pc += 2
+            case Op.incReg:
+                let r = regBase + Int(code[pc + 1])
+                try setState(r, state[r] + 1, &sp)
+                pc += 2
+            case Op.loopCheck:
+                let cnt = state[regBase + Int(code[pc + 1])]
+                let min = Int(code[pc + 2]), max = Int(code[pc + 3])
+                let exit = Int(code[pc + 5])
+                if cnt < min { pc += 6; break }
+                if max >= 0 && cnt >= max { pc = exit; break }
+                if code[pc + 4] != 0 {
+                    try push(BT.branch, exit, pos, 0, &sp)
+                    pc += 6
+                } else {
+                    try push(BT.branch, pc + 6, pos, 0, &sp)
+                    pc = exit
+                }
+            case Op.emptyCheck:
+                let p0 = state[regBase + Int(code[pc + 1])]
+                let cnt = state[regBase + Int(code[pc + 2])]
+                if cnt >= Int(code[pc + 3]) && pos == p0 { failed = true } else { pc += 4 }
+            case Op.lookStart:
+                try push(BT.marker, Int(code[pc + 2]), pos, (lookTop << 1) | Int(code[pc + 1]), &sp)
+                lookTop = sp - 1
+                pc += 3
+            case Op.lookEnd:
+                let m = lookTop
+                let e = stack[m]
+                lookTop = e.b >> 1
+                if e.b & 1 == 0 {
+                    // Positive: keep only the undo records of the body.
+                    var w = m
+                    for i in (m + 1)..<sp where stack[i].kind == BT.undoState {
+                        stack[w] = stack[i]; w += 1
+                    }
+                    sp = w
+                    pos = e.a
+                    pc = Int(e.pc)
+                } else {
+                    // Negative: the body matched, so the lookaround fails; undo its effects.
+                    while sp > m + 1 {
+                        sp -= 1
+                        let u = stack[sp]
+                        if u.kind == BT.undoState { state[Int(u.pc)] = u.a }
+                    }
+                    sp = m
+                    failed = true
+                }
+            case Op.greedyLoop:
+                let min = Int(code[pc + 1]), max = Int(code[pc + 2])
+                let atom = pc + 3
+                let startPos = pos
+                var count = 0
+                var minPos = startPos
+                while max < 0 || count < max {
+                    if !step(code, atom, &pos) { break }
+                    count += 1
+                    if count == min { minPos = pos }
+                }
+                if count < min { failed = true; break }
+                pc += 6
+                if pos != minPos {
+                    try push(code[atom + 1] == 0 ? BT.greedyFwd : BT.greedyBack, pc, pos, minPos, &sp)
+                }
+            case Op.lazyLoop:
+                let min = Int(code[pc + 1]), max = Int(code[pc + 2])
+                var count = 0
+                while count < min {
+                    if !step(code, pc + 3, &pos) { break }
+                    count += 1
+                }
+                if count < min { failed = true; break }
+                if max < 0 || count < max { try push(BT.lazy, pc, pos, count, &sp) }
+                pc += 6
+            case Op.fail:
+                failed = true
+            default:
+                fatalError("bad regexp opcode \(code[pc])")
+            }
+            if !failed { continue }
+            // Backtrack.
+            while true {
+                if sp == 0 { return false }
+                let e = stack[sp - 1]
+                switch e.kind {
+                case BT.branch:
+                    sp -= 1
+                    pos = e.a
+                    pc = Int(e.pc)
+                    continue outer
+                case BT.undoState:
+                    sp -= 1
+                    state[Int(e.pc)] = e.a
+                case BT.marker:
+                    sp -= 1
+                    lookTop = e.b >> 1
+                    if e.b & 1 != 0 {
+                        pos = e.a
+                        pc = Int(e.pc)
+                        continue outer
+                    }
+                case BT.greedyFwd:
+                    var p = e.a - 1
+                    if unicode && p > e.b && isTrail(unit(p)) && isLead(unit(p - 1)) { p -= 1 }
+                    if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
+                    pos = p
+                    pc = Int(e.pc)
+                    continue outer
+                case BT.greedyBack:
+                    var p = e.a + 1
+                    if unicode && p < e.b && isLead(unit(p - 1)) && isTrail(unit(p)) { p += 1 }
+                    if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
+                    pos = p
+                    pc = Int(e.pc)
+                    continue outer
+                case BT.lazy:
+                    let loopPC = Int(e.pc)
+                    var p = e.a
+                    if step(code, loopPC + 3, &p) {
+                        let count = e.b + 1
+                        let max = Int(code[loopPC + 2])
+                        if max >= 0 && count >= max { sp -= 1 } else { stack[sp - 1].a = p; stack[sp - 1].b = count }
+                        pos = p
+                        pc = loopPC + 6
+                        continue outer
+                    }
+                    sp -= 1
+                default:
+                    fatalError("bad backtrack entry")
+                }
+            }
+        }
+    }
+
+    func equal(_ a: Int, _ b: Int, _ len: Int, _ ic: Bool) -> Bool {
+        if !ic {
+            for i in 0..<len where s[a + i] != s[b + i] { return false }
+            return true
+        }
+        var i = 0
+        while i < len {
+            let (c1, w1) = readForward(a + i)
+            let (c2, w2) = readForward(b + i)
+            if w1 != w2 && !(a + i + w1 <= a + len) { return false }
+            if CaseFolding.canonicalize(c1, unicode: unicode) != CaseFolding.canonicalize(c2, unicode: unicode) { return false }
+            if w1 != w2 { return false }
+            i += w1
+        }
+        return true
+    }
+}

@@ -1,0 +1,55 @@
+import EngineIPC
+import Lockdown
+
+extension JSRun {
+    /// jsrun's lockdown settings.
+    struct LockdownSettings {
+        var enabled = true
+        var timeout: Double?
+    }
+
+    /// Runs a script in a locked worker: the worker starts (and initializes its runtime)
+    /// while this process reads the script; the script goes over the socket; the
+    /// worker's output goes straight to the inherited stdout/stderr.
+    static func runLocked(name: String, options: Execute.Options, printResult: Bool, settings: LockdownSettings,
+                          source: () throws(FileIO.Failure) -> [UInt8]) -> Int32 {
+        var s = Supervisor.Settings()
+        s.timeout = settings.timeout
+        s.handleSignals = true
+        if options.maxHeapBytes > 0 {
+            // The Swift runtime and malloc reserve address space beyond the JS heap.
+            s.addressSpaceLimit = UInt64(options.maxHeapBytes) * 4 + (2 << 30)
+        }
+        let supervisor: Supervisor
+        do {
+            supervisor = try Supervisor(s)
+        } catch {
+            return finish(error, s)
+        }
+        let bytes: [UInt8]
+        do { bytes = try source() } catch {
+            supervisor.worker.terminate()
+            FileIO.err("jsrun: cannot read \(error.message)\n")
+            return 2
+        }
+        var request = EvaluateRequest(id: 1, name: name, source: bytes)
+        request.printResult = printResult
+        request.dumpBytecode = options.dumpBytecode
+        request.gcStress = options.gcStress
+        request.maxHeapBytes = UInt64(options.maxHeapBytes)
+        do {
+            try supervisor.awaitLockedDown()
+            let result = try supervisor.request(.evaluate(request))
+            _ = supervisor.finish()
+            return result.status
+        } catch {
+            return finish(error, s)
+        }
+    }
+
+    static func finish(_ end: Supervisor.End, _ s: Supervisor.Settings) -> Int32 {
+        let (message, status) = Supervisor.report(end, addressSpaceLimit: s.addressSpaceLimit)
+        if let message { FileIO.err(message + "\n") }
+        return status
+    }
+}

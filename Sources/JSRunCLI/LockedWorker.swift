@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EngineIPC
+import Lockdown
+
+/// Evaluates scripts in a seccomp-locked worker process; results come back as strings.
+///
+///     let worker = try LockedWorker(options: .init(executable: "/path/to/jsrun"))
+///     let r = try worker.evaluate("1 + 2")      // r.value == "3"
+///     worker.close()
+///
+/// The worker is the `jsrun` binary (or any program whose `main` first calls
+/// `WorkerMain.runIfRequested(CommandLine.arguments)`) started in worker mode. It
+/// keeps one realm: globals persist between evaluations. If the worker dies (a
+/// forbidden system call, a crash, a timeout), the call throws how it ended and every
+/// later call throws the same.
+public final class LockedWorker {
+    public struct Options: Sendable {
+        /// The executable to start in worker mode (default: this program).
+        public var executable = "/proc/self/exe"
+        /// Seconds start-up and each evaluation may take (nil: no limit).
+        public var timeout: Double?
+        /// The JS heap limit per evaluation in bytes (0: none).
+        public var maxHeapBytes: UInt64 = 0
+        /// RLIMIT_AS of the worker in bytes (0: none).
+        public var addressSpaceLimit: UInt64 = 0
+        /// Report forbidden calls (TRAP + report) or let the kernel kill silently.
+        public var violationMode: ViolationMode = .reportAndKill
+
+        public init(executable: String = "/proc/self/exe") { self.executable = executable }
+    }
+
+    /// One evaluation: the completion value or the exception, and console output.
+    public struct Result: Equatable, Sendable {
+        public var value: String?
+        public var exception: String?
+        public var output: String
+    }
+
+    /// How a worker ended.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case couldNotStart(String)
+        case forbiddenSystemCall(String)
+        case crashed(signal: Int32)
+        case exited(Int32)
+        case timedOut
+        case interrupted(signal: Int32)
+        case protocolError(String)
+
+        init(_ end: Supervisor.End) {
+            switch end {
+            case .died(.signaled(let s), let v) where s == SIGSYS: self = .forbiddenSystemCall(v ?? "(unknown)")
+            case .died(.signaled(let s), _): self = .crashed(signal: s)
+            case .died(.exited(let c), _): self = .exited(c)
+            case .timedOut: self = .timedOut
+            case .interrupted(let s): self = .interrupted(signal: s)
+            case .protocolError(let w): self = .protocolError(w)
+            case .couldNotStart(let w): self = .couldNotStart(w)
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .couldNotStart(let w): return "cannot start the worker: \(w)"
+            case .forbiddenSystemCall(let n): return "worker killed: forbidden system call \(n)"
+            case .crashed(let s): return "worker crashed: \(signalName(s))"
+            case .exited(let c): return "worker exited with status \(c)"
+            case .timedOut: return "worker timed out"
+            case .interrupted(let s): return "worker interrupted by \(signalName(s))"
+            case .protocolError(let w): return "worker protocol error: \(w)"
+            }
+        }
+    }
+
+    let supervisor: Supervisor
+    let options: Options
+    var nextID: UInt32 = 1
+    var pending: UInt32?
+
+    /// Starts a worker and waits until it is locked down.
+    public init(options: Options = Options()) throws(Failure) {
+        self.options = options
+        var s = Supervisor.Settings()
+        s.executable = options.executable
+        s.timeout = options.timeout
+        s.addressSpaceLimit = options.addressSpaceLimit
+        s.mode = options.violationMode
+        do {
+            supervisor = try Supervisor(s)
+            try supervisor.awaitLockedDown()
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    deinit { close() }
+
+    /// The worker's process id (for inspection through /proc).
+    public var pid: Int32 { supervisor.pid }
+
+    /// Evaluates `source` as a script and waits for the result.
+    public func evaluate(_ source: String, name: String = "[eval]") throws(Failure) -> Result {
+        try submit(source, name: name)
+        return try awaitResult()
+    }
+
+    /// Sends `source` without waiting (then call `awaitResult`).
+    public func submit(_ source: String, name: String = "[eval]") throws(Failure) {
+        precondition(pending == nil, "one evaluation at a time")
+        var request = EvaluateRequest(id: nextID, name: name, source: source)
+        request.captureOutput = true
+        request.maxHeapBytes = options.maxHeapBytes
+        nextID += 1
+        supervisor.restartClock()
+        do { try supervisor.send(.evaluate(request)) } catch { throw Failure(error) }
+        pending = request.id
+    }
+
+    /// Waits for the result of the submitted evaluation.
+    public func awaitResult() throws(Failure) -> Result {
+        guard let id = pending else { throw .protocolError("nothing submitted") }
+        pending = nil
+        let message: WorkerMessage
+        do { message = try supervisor.receive() } catch { throw Failure(error) }
+        guard case .result(let r) = message, r.id == id else {
+            let end = supervisor.fail(.protocolError("unexpected reply"))
+            supervisor.worker.terminate()
+            throw Failure(end)
+        }
+        return Result(value: r.value, exception: r.exception, output: r.output)
+    }
+
+    /// Shuts the worker down and reaps it (idempotent).
+    public func close() {
+        _ = supervisor.finish()
+    }
+}

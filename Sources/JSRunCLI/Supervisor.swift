@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EngineIPC
+import Lockdown
+import CLockdown
+
+/// The supervisor side of one worker: starts it, locks it down, sends requests and
+/// watches it. Every way a worker can end (forbidden system call, crash, timeout,
+/// interrupt, protocol error) comes back as an `End`, with the worker reaped.
+final class Supervisor {
+    struct Settings {
+        var executable = "/proc/self/exe"
+        /// Seconds until the worker is ended (nil: none); `restartClock` starts a new period.
+        var timeout: Double?
+        /// RLIMIT_AS for the worker in bytes (0: none).
+        var addressSpaceLimit: UInt64 = 0
+        var mode: ViolationMode = .reportAndKill
+        /// Turn SIGINT/SIGTERM/SIGHUP into an `.interrupted` end (jsrun; not for embedders).
+        var handleSignals = false
+    }
+
+    /// How a session ended abnormally.
+    enum End: Error, Equatable {
+        /// The worker died; `violation` is the call its SIGSYS handler reported.
+        case died(WorkerProcess.Termination, violation: String?)
+        case timedOut(Double)
+        case interrupted(signal: Int32)
+        case protocolError(String)
+        case couldNotStart(String)
+    }
+
+    let worker: WorkerProcess
+    let connection: Connection
+    let settings: Settings
+    var deadline: UInt64?
+    let interruptFD: Int32?
+    var ended: End?
+
+    /// Starts a worker and asks it to lock down (the request is queued on the socket
+    /// while the worker initializes its runtime).
+    init(_ settings: Settings) throws(End) {
+        self.settings = settings
+        var interruptFD: Int32? = nil
+        if settings.handleSignals {
+            let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+            let fd = signals.withUnsafeBufferPointer { sable_signal_pipe_install($0.baseAddress, Int32($0.count)) }
+            if fd >= 0 { interruptFD = fd }
+        }
+        self.interruptFD = interruptFD
+        do {
+            worker = try WorkerProcess.spawn(executable: settings.executable)
+        } catch {
+            throw .couldNotStart(error.description)
+        }
+        // A worker that dies while we write must not kill the supervisor with SIGPIPE.
+        connection = Connection(fd: worker.socketFD, noSignal: true)
+        deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
+        try send(.lockdown(policyVersion: SystemCallPolicy.version, addressSpaceLimit: settings.addressSpaceLimit, mode: settings.mode))
+    }
+
+    var pid: Int32 { worker.pid }
+
+    /// Starts a new timeout period (per evaluation, for embedders).
+    func restartClock() {
+        deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
+    }
+
+    /// Waits for `hello` and `lockedDown`.
+    func awaitLockedDown() throws(End) {
+        guard case .hello = try receive(), case .lockedDown = try receive() else {
+            throw fail(.protocolError("unexpected message during start-up"))
+        }
+    }
+
+    func send(_ message: WorkerMessage) throws(End) {
+        if let ended { throw ended }
+        do {
+            try connection.send(message)
+        } catch {
+            // The worker is gone or broken: find out how it ended.
+            throw fail(error)
+        }
+    }
+
+    func receive() throws(End) -> WorkerMessage {
+        if let ended { throw ended }
+        do {
+            return try connection.receiveMessage(deadline: deadline, watching: interruptFD)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// Sends a request and waits for its result.
+    func request(_ message: WorkerMessage) throws(End) -> EvaluateResult {
+        try send(message)
+        guard case .result(let r) = try receive() else { throw fail(.protocolError("expected a result")) }
+        return r
+    }
+
+    /// Ends the session politely (`shutdown`, then a bounded wait).
+    func finish() -> WorkerProcess.Termination {
+        if ended == nil {
+            try? connection.send(.shutdown)
+            ended = .died(worker.wait(timeout: 2), violation: nil)
+        }
+        return worker.wait(timeout: 2)
+    }
+
+    func fail(_ error: IPCError) -> End {
+        switch error {
+        case .timedOut:
+            worker.terminate()
+            return fail(.timedOut(settings.timeout ?? 0))
+        case .interrupted:
+            var b: UInt8 = 0
+            if let fd = interruptFD { _ = read(fd, &b, 1) }
+            let sig = b == 0 ? SIGINT : Int32(b)
+            // Forward the signal, then make sure: the worker never outlives the supervisor.
+            worker.kill(sig)
+            worker.wait(timeout: 1)
+            return fail(.interrupted(signal: sig))
+        case .closed, .system:
+            return fail(died())
+        case .malformed(let what):
+            worker.terminate()
+            return fail(.protocolError("malformed message: \(what)"))
+        case .oversized(let n):
+            worker.terminate()
+            return fail(.protocolError("oversized message (\(n) bytes)"))
+        case .versionMismatch(let v):
+            worker.terminate()
+            return fail(.protocolError("protocol version \(v), expected \(Frame.protocolVersion)"))
+        }
+    }
+
+    func fail(_ end: End) -> End {
+        if ended == nil { ended = end }
+        return ended!
+    }
+
+    /// The worker closed the socket: reap it (bounded) and read its violation report.
+    func died() -> End {
+        let termination = worker.wait(timeout: 2)
+        var violation: String? = nil
+        if let (nr, arch) = worker.violationReport() {
+            let x32 = nr & 0x4000_0000 != 0
+            let name = Lockdown.name(of: nr & 0x3FFF_FFFF, arch: arch) ?? "#\(nr)"
+            let abi = x32 ? "x32" : Lockdown.archName(arch)
+            violation = abi == Lockdown.archName(Lockdown.nativeArch) ? name : "\(name) (\(abi) ABI)"
+        }
+        return .died(termination, violation: violation)
+    }
+
+    // MARK: - Reporting
+
+    /// jsrun's exit statuses for ends other than the script's own.
+    enum Status {
+        static let forbiddenSystemCall: Int32 = 159 // 128 + SIGSYS
+        static let timedOut: Int32 = 124            // as timeout(1)
+        static let protocolError: Int32 = 72
+        static let couldNotStart: Int32 = 71
+    }
+
+    /// A one-line report for stderr (nil: nothing to say) and jsrun's exit status.
+    static func report(_ end: End, addressSpaceLimit: UInt64 = 0) -> (message: String?, status: Int32) {
+        switch end {
+        case .died(.exited(let code), _):
+            return (nil, code)
+        case .died(.signaled(SIGSYS), let violation):
+            return ("jsrun: worker killed: forbidden system call \(violation ?? "(unknown: killed by the kernel)")",
+                    Status.forbiddenSystemCall)
+        case .died(.signaled(let sig), _) where sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE:
+            return (nil, 128 + sig)
+        case .died(.signaled(let sig), _):
+            var hint = ""
+            if addressSpaceLimit > 0 && (sig == SIGSEGV || sig == SIGILL || sig == SIGTRAP || sig == SIGABRT) {
+                hint = " (the address-space limit of \(addressSpaceLimit >> 20) MiB may have been reached)"
+            }
+            return ("jsrun: worker crashed: \(signalName(sig))\(hint)", 128 + sig)
+        case .timedOut(let seconds):
+            return ("jsrun: worker timed out after \(seconds) s", Status.timedOut)
+        case .interrupted(let sig):
+            return (nil, 128 + sig)
+        case .protocolError(let what):
+            return ("jsrun: worker protocol error: \(what)", Status.protocolError)
+        case .couldNotStart(let what):
+            return ("jsrun: cannot start the worker: \(what)", Status.couldNotStart)
+        }
+    }
+}

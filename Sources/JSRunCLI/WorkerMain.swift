@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSSyntax
+import JSRuntime
+import EngineIPC
+import Lockdown
+import CLockdown
+
+/// Worker mode: `jsrun --lockdown-worker SUPERVISOR_PID`, started by a supervisor with
+/// the message socket on descriptor 3 (see `WorkerProcess`).
+///
+/// Order matters: everything that needs the system (runtime, heap and stack bounds,
+/// hash seeds, signal handlers, the policy's name table) is set up first; then the
+/// worker locks down as the supervisor's `lockdown` message says; only then does it
+/// read scripts. After lockdown it makes only the calls `SystemCallPolicy.worker` allows.
+public enum WorkerMain {
+    /// Runs worker mode if `arguments` ask for it; returns the exit status, or nil.
+    public static func runIfRequested(_ arguments: [String]) -> Int32? {
+        guard arguments.count >= 3, arguments[1] == WorkerProcess.workerFlag, let parent = Int32(arguments[2]) else { return nil }
+        return run(supervisor: parent)
+    }
+
+    static func run(supervisor: Int32) -> Int32 {
+        // Die with the supervisor; it may already be gone (then the pid differs).
+        _ = sable_set_parent_death_signal(SIGKILL)
+        if getppid() != supervisor { return 71 }
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        let connection = Connection(fd: WorkerDescriptors.socket)
+
+        guard let rt = Execute.makeRuntime() else { return 70 }
+        // Warm-up: the parser caches this thread's stack bounds (pthread_getattr_np reads
+        // /proc/self/maps), and the first evaluation initializes lazy runtime state.
+        _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
+        let policy = SystemCallPolicy.worker(pid: getpid())
+        do {
+            try connection.send(.hello(pid: getpid()))
+            guard case .lockdown(let version, let addressSpace, let mode) = try connection.receiveMessage() else {
+                FileIO.err("jsrun worker: expected a lockdown message\n")
+                return 71
+            }
+            guard version == SystemCallPolicy.version else {
+                FileIO.err("jsrun worker: policy version \(version) requested, this worker has \(SystemCallPolicy.version)\n")
+                return 71
+            }
+            if addressSpace > 0 {
+                var limit = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
+                setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
+            }
+            do {
+                try Lockdown.install(policy, mode: mode, reportFD: WorkerDescriptors.report)
+            } catch {
+                FileIO.err("jsrun worker: lockdown failed: \(error)\n")
+                return 71
+            }
+            try connection.send(.lockedDown)
+            // MARK: - Locked down from here on.
+            while true {
+                switch try connection.receiveMessage() {
+                case .evaluate(let request):
+                    try connection.send(.result(evaluate(request, in: rt)))
+                case .probe(let name):
+                    let rc: Int
+                    if name.hasPrefix("syscall:"), let nr = Int32(name.dropFirst(8)) {
+                        rc = Sweep.call(nr)
+                    } else if let probe = Probe(rawValue: name) {
+                        rc = probe.perform()
+                    } else {
+                        return 71
+                    }
+                    try connection.send(.result(EvaluateResult(id: 0, status: 0, value: String(rc))))
+                case .sweep:
+                    let lines = Sweep.run(policy: policy)
+                    try connection.send(.result(EvaluateResult(id: 0, status: 0, value: lines.joined(separator: "\n"))))
+                case .shutdown:
+                    return 0
+                default:
+                    FileIO.err("jsrun worker: unexpected message\n")
+                    return 71
+                }
+            }
+        } catch .closed {
+            return 0
+        } catch {
+            FileIO.err("jsrun worker: \(error)\n")
+            return 71
+        }
+    }
+
+    /// Runs one request in the worker's runtime (globals persist between requests).
+    static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {
+        let source = SourceFile(name: request.name, bytes: request.source)
+        var options = Execute.Options()
+        options.gcStress = request.gcStress
+        options.maxHeapBytes = Int(clamping: request.maxHeapBytes)
+        options.dumpBytecode = request.dumpBytecode
+        if !request.captureOutput {
+            let status = Execute.run(source, in: rt, options: options, printResult: request.printResult)
+            return EvaluateResult(id: request.id, status: status)
+        }
+        // Embedding API: output, value and exception come back as strings.
+        let output = OutputBuffer()
+        rt.outputHook = { output.text += $0 }
+        rt.errorOutputHook = { output.text += $0 }
+        defer {
+            rt.outputHook = { FileIO.out($0) }
+            rt.errorOutputHook = { FileIO.err($0) }
+        }
+        rt.heap.maxHeapBytes = options.maxHeapBytes
+        rt.heap.gcStress = options.gcStress
+        defer { rt.heap.gcStress = false }
+        do {
+            let value = try rt.evaluateScript(source)
+            let text = (try? rt.inspect(value, depth: 0, top: false)) ?? "?"
+            return EvaluateResult(id: request.id, status: 0, value: text, output: output.text)
+        } catch {
+            rt.heap.gcStress = false
+            return EvaluateResult(id: request.id, status: 1, exception: Execute.describe(rt, error.value), output: output.text)
+        }
+    }
+
+    final class OutputBuffer { var text = "" }
+}
