@@ -47,6 +47,26 @@ public final class Realm {
     var regexpAtoms: [UnsafeMutableRawPointer] = []
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
+    // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
+    public var objectConstructor: JSObject!
+    public var functionConstructor: JSObject!
+    public var arrayConstructor: JSObject!
+    public var symbolConstructor: JSObject!
+    public var throwTypeError: JSObject!
+    public var aggregateErrorPrototype: JSObject!
+    public var aggregateErrorConstructor: JSObject!
+    public var mapPrototype: JSObject!
+    public var setPrototype: JSObject!
+    public var weakMapPrototype: JSObject!
+    public var weakSetPrototype: JSObject!
+    public var mapIteratorPrototype: JSObject!
+    public var setIteratorPrototype: JSObject!
+    public var mapConstructor: JSObject!
+    public var setConstructor: JSObject!
+    /// The GlobalSymbolRegistry (`Symbol.for`): key contents -> symbol, and symbol bits -> key.
+    var symbolRegistry: [[UInt16]: Value] = [:]
+    var symbolRegistryKeys: [UInt64: Value] = [:]
+
     /// The hidden key under which a class constructor keeps its instance-field initializer.
     var classFieldsKey: PropertyKey?
 
@@ -72,6 +92,13 @@ public final class Realm {
                   stringIteratorPrototype, datePrototype] {
             if let o { m.mark(cell: o.cell) }
         }
+        for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,
+                  aggregateErrorPrototype, aggregateErrorConstructor, mapPrototype, setPrototype, weakMapPrototype,
+                  weakSetPrototype, mapIteratorPrototype, setIteratorPrototype, mapConstructor, setConstructor] {
+            if let o { m.mark(cell: o.cell) }
+        }
+        for (_, v) in symbolRegistry { m.mark(v) }
+        for (_, v) in symbolRegistryKeys { m.mark(v) }
         for o in [regexpPrototype, regexpConstructor, regexpStringIteratorPrototype] {
             if let o { m.mark(cell: o.cell) }
         }

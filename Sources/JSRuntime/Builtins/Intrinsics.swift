@@ -33,7 +33,7 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.toPrimitiveWithExoticHint(v, hint) }
+        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
         makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
@@ -50,7 +50,12 @@ extension Runtime {
         try installFunction()
         try installArray()
         try installIteration()
+        try installSymbol()
+        try installCollections()
+        try installReflect()
+        try installURIFunctions()
         try installGenerators()
+        try installGeneratorFunctionConstructor()
         try installPromise()
         try installAsyncGenerators()
         try installString()
@@ -65,7 +70,7 @@ extension Runtime {
         permanentRoots.append(outOfMemoryValue)
     }
 
-    /// OrdinaryToPrimitive (no @@toPrimitive yet).
+    /// OrdinaryToPrimitive (`objectToPrimitive` in SymbolBuiltins.swift checks @@toPrimitive first).
     func ordinaryToPrimitive(_ v: Value, _ hint: PreferredType) throws(JSException) -> Value {
         let o = JSObject(v)
         let order = hint == .string ? ["toString", "valueOf"] : ["valueOf", "toString"]
@@ -128,51 +133,5 @@ extension Runtime {
             lines.append(code.name.isEmpty ? "    at \(loc)" : "    at \(code.name) (\(loc))")
         }
         return lines.joined(separator: "\n")
-    }
-
-    func installErrors() throws(JSException) {
-        let proto = realm.errorPrototype!
-        try put(proto, "name", try makeString("Error"))
-        try put(proto, "message", try makeString(""))
-        try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
-            guard rt.isObject(this) else { throw try rt.typeError("Error.prototype.toString called on non-object") }
-            let o = JSObject(this)
-            let n = try rt.get(o, "name")
-            let m = try rt.get(o, "message")
-            let name = n.isUndefined ? "Error" : try rt.flatten(try rt.toString(n)).swiftString
-            let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
-            if name.isEmpty { return try rt.makeString(msg) }
-            if msg.isEmpty { return try rt.makeString(name) }
-            return try rt.makeString("\(name): \(msg)")
-        }
-        let types: [ErrorType] = [.error, .typeError, .rangeError, .syntaxError, .referenceError, .evalError, .uriError]
-        for type in types {
-            let p: JSObject
-            if type == .error { p = proto } else {
-                p = try newObject(prototype: proto)
-                try put(p, "name", try makeString(type.rawValue))
-                try put(p, "message", try makeString(""))
-            }
-            realm.errorPrototypes[type] = p
-            let c = try constructor(type.rawValue, length: 1, prototype: p) { rt, _, args, newTarget throws(JSException) in
-                let nt = newTarget.isUndefined ? Value(cell: rt.realm.errorConstructors[type]!.cell) : newTarget
-                let o = try rt.ordinaryCreateFromConstructor(nt, fallback: rt.realm.errorPrototypes[type])
-                header(o.cell).pointee.kind = .error
-                rt.heap.pushRoot(Value(cell: o.cell))
-                defer { rt.heap.popRoots(1) }
-                let m = rt.arg(args, 0)
-                if !m.isUndefined { try rt.put(o, "message", try rt.toString(m)) }
-                let opts = rt.arg(args, 1)
-                if rt.isObject(opts), try rt.hasProperty(JSObject(opts), rt.key("cause")) {
-                    try rt.put(o, "cause", try rt.get(JSObject(opts), "cause"))
-                }
-                let msg = m.isUndefined ? "" : try rt.flatten(try rt.toString(m)).swiftString
-                let head = msg.isEmpty ? type.rawValue : "\(type.rawValue): \(msg)"
-                try rt.put(o, "stack", try rt.makeString(head + "\n" + rt.stackTrace()))
-                return Value(cell: o.cell)
-            }
-            realm.errorConstructors[type] = c
-            if type != .error { _ = try setPrototype(c, Value(cell: realm.errorConstructors[.error]!.cell)) }
-        }
     }
 }

@@ -143,21 +143,12 @@ extension Runtime {
         }
     }
 
-    /// InstanceofOperator (OrdinaryHasInstance; @@hasInstance comes with Symbol).
+    /// InstanceofOperator: @@hasInstance, else OrdinaryHasInstance (Builtins/FunctionBuiltins.swift).
     func instanceOf(_ v: Value, _ target: Value) throws(JSException) -> Bool {
         guard isObject(target) else { throw try typeError("Right-hand side of 'instanceof' is not an object") }
+        if let h = try getMethod(target, symbolKey(wellKnown.hasInstance)) { return toBoolean(try call(h, this: target, v)) }
         guard isCallable(target) else { throw try typeError("Right-hand side of 'instanceof' is not callable") }
-        var t = JSObject(target)
-        if t.kind == .boundFunction { t = JSObject(t.extraValue(0)) }
-        guard isObject(v) else { return false }
-        let proto = try get(t, key("prototype"), receiver: Value(cell: t.cell))
-        guard isObject(proto) else { throw try typeError("Function has non-object prototype in instanceof check") }
-        var o = JSObject(v).prototype
-        while o.isCell {
-            if o.bits == proto.bits { return true }
-            o = JSObject(o).prototype
-        }
-        return false
+        return try ordinaryHasInstance(target, v)
     }
 
     // MARK: - ToObject
@@ -379,7 +370,7 @@ extension Runtime {
             }
             let k = try toPropertyKey(keyValue)
             if !(try set(o, k, value, receiver: base)) && strict {
-                throw try typeError("Cannot assign to read only property '\(try flatten(try self.keyValue(k)).swiftString)' of object")
+                throw try typeError("Cannot assign to read only property '\(keyDescription(k))' of object")
             }
             return
         }
@@ -402,7 +393,7 @@ extension Runtime {
     func deleteValueProperty(_ base: Value, _ k: Key, strict: Bool) throws(JSException) -> Bool {
         let o = try toObject(base)
         let ok = try deleteProperty(o, k)
-        if !ok && strict { throw try typeError("Cannot delete property '\(try flatten(try keyValue(k)).swiftString)'") }
+        if !ok && strict { throw try typeError("Cannot delete property '\(keyDescription(k))'") }
         return ok
     }
 
@@ -546,6 +537,9 @@ extension Runtime {
         defer { heap.popRoots(1) }
         try defineOwnProperty(a, key("length"), .data(Value(a.elementsLength), .hidden))
         if !strict { try defineOwnProperty(a, key("callee"), .data(callee, .hidden)) }
+        else if let tte = realm.throwTypeError {   // unmapped arguments: callee is %ThrowTypeError%
+            try defineOwnProperty(a, key("callee"), PropertyDescriptor(get: Value(cell: tte.cell), set: Value(cell: tte.cell), enumerable: false, configurable: false))
+        }
         return Value(cell: a.cell)
     }
 

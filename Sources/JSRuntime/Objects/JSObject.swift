@@ -36,6 +36,11 @@ public enum ObjectFlags {
     public static let isPrototype: UInt16 = 512
     /// An %ArrayIteratorPrototype% iterator (kind `.iterator`).
     public static let arrayIterator: UInt16 = 1024
+    /// A %MapIteratorPrototype% / %SetIteratorPrototype% iterator (kind `.iterator`).
+    public static let mapIterator: UInt16 = 2048
+    public static let setIterator: UInt16 = 4096
+    /// A WeakMap / WeakSet (kinds `.map` / `.set`).
+    public static let weakCollection: UInt16 = 8192
 }
 
 public struct JSObject {

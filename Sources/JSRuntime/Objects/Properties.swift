@@ -91,6 +91,23 @@ extension Runtime {
         PropertyKey(cell: try atomize(try makeString(String(i))))
     }
 
+    /// The atom for the canonical string of index `i`, if it exists (no allocation).
+    func existingIndexAtom(_ i: UInt32) -> PropertyKey? {
+        var h: UInt32 = 2166136261
+        let digits = String(i).utf8
+        for b in digits { h = (h ^ UInt32(b)) &* 16777619 }
+        guard let bucket = atoms[h] else { return nil }
+        for a in bucket {
+            let s = StringCell(a)
+            if s.length != digits.count || s.is16Bit { continue }
+            var j = 0
+            var same = true
+            for b in digits { if s.latin1[j] != b { same = false; break }; j += 1 }
+            if same { return PropertyKey(cell: a) }
+        }
+        return nil
+    }
+
     /// The key as a JS value (a string or symbol).
     public func keyValue(_ k: Key) throws(JSException) -> Value {
         switch k {
@@ -119,8 +136,8 @@ extension Runtime {
             }
             if o.kind == .boxedPrimitive, let p = try stringObjectOwnElement(o, i) { return p }
             if o.flags & ObjectFlags.sparseElements != 0 {
-                let k = try namedKey(forIndex: i)
-                if let entry = ShapeCell(o.shape).lookup(k) { return readSlot(o, entry) }
+                // No atom for the index's string means no property with that key.
+                if let k = existingIndexAtom(i), let entry = ShapeCell(o.shape).lookup(k) { return readSlot(o, entry) }
             }
             return nil
         case .named(let k):
@@ -320,24 +337,25 @@ extension Runtime {
 
     /// ArraySetLength (https://tc39.es/ecma262/#sec-arraysetlength).
     func defineArrayLength(_ o: JSObject, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
+        // Coerce first (ToUint32, then ToNumber: both observable), then validate.
+        var newLen: UInt32? = nil
+        if let v = desc.value {
+            let n = try toUint32(v)
+            let d = try toNumber(v)
+            if Double(n) != d { throw try rangeError("Invalid array length") }
+            newLen = n
+        }
         if desc.configurable == true || desc.enumerable == true || desc.isAccessor { return false }
         let readOnly = o.flags & ArrayFlags.lengthReadOnly != 0
-        if let v = desc.value {
-            let d = try toNumber(v)
-            let n = UInt32(truncatingIfNeeded: Int64(d.isFinite ? d : -1))
-            if Double(n) != d { throw try rangeError("Invalid array length") }
-            if n != o.arrayLength {
-                if readOnly { return false }
-                if !(try setArrayLength(o, n)) {
-                    if desc.writable == false { o.flags |= ArrayFlags.lengthReadOnly }
-                    return false
-                }
+        if readOnly && desc.writable == true { return false }
+        if let n = newLen, n != o.arrayLength {
+            if readOnly { return false }
+            if !(try setArrayLength(o, n)) {
+                if desc.writable == false { o.flags |= ArrayFlags.lengthReadOnly }
+                return false
             }
-        } else if readOnly && desc.writable == true {
-            return false
         }
         if desc.writable == false { o.flags |= ArrayFlags.lengthReadOnly }
-        else if desc.writable == true && readOnly { return false }
         return true
     }
 
@@ -439,6 +457,8 @@ extension Runtime {
     public func setPrototype(_ o: JSObject, _ proto: Value) throws(JSException) -> Bool {
         let current = o.prototype
         if current == proto { return true }
+        // %Object.prototype% is an immutable prototype exotic object.
+        if let op = realm?.objectPrototype, o.cell == op.cell { return false }
         if !o.isExtensible { return false }
         // Reject cycles.
         var p = proto
