@@ -92,6 +92,8 @@ extension Runtime {
         let g = realm.global!
         let k = Key.named(PropertyKey(cell: a))
         if try getOwnProperty(g, k) == nil {
+            // CanDeclareGlobalVar: a new global needs an extensible global object.
+            if !g.isExtensible { throw try typeError("Cannot declare global variable '\(StringCell(a).swiftString)'") }
             try defineOwnProperty(g, k, .data(.undefined, [.writable, .enumerable]))
         }
     }
@@ -105,6 +107,9 @@ extension Runtime {
                 return
             }
             throw try typeError("Cannot redefine global function '\(StringCell(a).swiftString)'")
+        }
+        if !g.isExtensible, try getOwnProperty(g, k) == nil {
+            throw try typeError("Cannot declare global function '\(StringCell(a).swiftString)'")
         }
         try defineOwnProperty(g, k, .data(f, [.writable, .enumerable]))
     }
