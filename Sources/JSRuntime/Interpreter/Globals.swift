@@ -18,14 +18,14 @@ extension Runtime {
     /// Marks a global-name cache entry that names a global lexical binding (`let`/`const`/`class`).
     nonisolated(unsafe) static let lexicalHolder = UnsafeMutableRawPointer(bitPattern: 0x10)!
 
-    func getGlobal(_ data: CodeData, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
+    func getGlobal(_ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
         let g = realm.global!
         if cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
             if cache.pointee.holder == nil { return g.slot(Int(cache.pointee.slot)) }
             let v = realm.lexicalValues[Int(cache.pointee.slot)]
             if !v.isEmpty { return v }
         }
-        let a = try atom(data, atomIndex)
+        let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
         fillGlobalCache(a, cache)
         guard let v = try lookupGlobal(a) else {
             throw try referenceError("\(StringCell(a).swiftString) is not defined")
@@ -46,7 +46,7 @@ extension Runtime {
         }
     }
 
-    func setGlobal(_ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
+    func setGlobal(_ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, _ value: Value, strict: Bool,
                    cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
         let g = realm.global!
         if cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
@@ -60,7 +60,7 @@ extension Runtime {
                 return
             }
         }
-        let a = try atom(data, atomIndex)
+        let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
         if let i = realm.lexicalIndex[a] {
             if realm.lexicalValues[i].isEmpty {
                 throw try referenceError("Cannot access '\(StringCell(a).swiftString)' before initialization")

@@ -236,8 +236,8 @@ extension Runtime {
     /// Sets up a frame for a bytecode function at `base`.
     func pushFrame(function o: JSObject, this: Value, args: UnsafeBufferPointer<Value>, base: UnsafeMutablePointer<Value>,
                    returnRegister: Int, newTarget: Value) throws(JSException) {
-        let data = functionCodeData(o)
-        let code = data.code
+        unowned(unsafe) let data = functionCodeData(o)
+        unowned(unsafe) let code = data.code
         if o.flags & ObjectFlags.classConstructor != 0 && newTarget.isUndefined {
             throw try typeError("Class constructor \(code.name) cannot be invoked without 'new'")
         }
@@ -286,9 +286,9 @@ extension Runtime {
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
+        // Word 0 holds the function's CodeData (retained; released when the function dies).
         let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0)))!
-        let code = Unmanaged<CodeBlock>.fromOpaque(raw).takeUnretainedValue()
-        return codeData(code)
+        return Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
     }
 
     // MARK: - Closures
@@ -310,7 +310,7 @@ extension Runtime {
         }
         defer { if context != nil { heap.popRoots(1) } }
         let f = try allocateObject(.function, shape: shape)
-        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(code).toOpaque())))
+        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(codeData(code)).toOpaque())))
         f.setWord(1, UInt64(UInt(bitPattern: env)))
         f.setWord(2, context.map { UInt64(UInt(bitPattern: $0)) } ?? 0)
         heap.pushRoot(Value(cell: f.cell))

@@ -179,7 +179,8 @@ extension Runtime {
 
     // MARK: - Property access from bytecode
 
-    func getNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
+    func getNamed(_ base: Value, _ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, cache: UnsafeMutablePointer<InlineCache>) throws(JSException) -> Value {
+        // The caller's CodeData is passed unretained: no ARC on the cached path.
         if base.isCell {
             let kind = header(base.asCell).pointee.kind
             if kind != .string && kind != .rope && kind != .symbol {
@@ -192,13 +193,13 @@ extension Runtime {
                         return o.slot(Int(cache.pointee.slot))
                     }
                 }
-                let a = try atom(data, atomIndex)
+                let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
                 if let v = fillGetCache(o, PropertyKey(cell: a), cache) { return v }
                 return try get(o, .named(PropertyKey(cell: a)), receiver: base)
             }
             // Primitive strings: `length`, then String.prototype (cached on its shape).
             if kind != .symbol {
-                let a = try atom(data, atomIndex)
+                let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
                 if a == lengthAtom { return Value(stringLength(base)) }
                 let proto = realm.stringPrototype!
                 if cache.pointee.shape == proto.shape, let holder = cache.pointee.holder, cache.pointee.epoch == protoEpoch {
@@ -208,6 +209,7 @@ extension Runtime {
                 return try get(proto, .named(PropertyKey(cell: a)), receiver: base)
             }
         }
+        let data = dataRef.takeUnretainedValue()
         if base.isNullish {
             throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined") (reading '\(try atomString(data, atomIndex))')")
         }
@@ -259,7 +261,7 @@ extension Runtime {
         return true
     }
 
-    func setNamed(_ base: Value, _ data: CodeData, _ atomIndex: Int, _ value: Value, strict: Bool,
+    func setNamed(_ base: Value, _ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, _ value: Value, strict: Bool,
                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
         if isObject(base) {
             let o = JSObject(base)
@@ -280,6 +282,7 @@ extension Runtime {
                     return
                 }
             }
+            let data = dataRef.takeUnretainedValue()
             let k = PropertyKey(cell: try atom(data, atomIndex))
             if !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
                 if let entry = ShapeCell(shape).lookup(k) {
@@ -305,6 +308,7 @@ extension Runtime {
             }
             return
         }
+        let data = dataRef.takeUnretainedValue()
         if base.isNullish {
             throw try typeError("Cannot set properties of \(base.isNull ? "null" : "undefined") (setting '\(try atomString(data, atomIndex))')")
         }

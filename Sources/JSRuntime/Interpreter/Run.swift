@@ -45,106 +45,107 @@ extension Runtime {
     func runLoop(entryDepth: Int) throws(JSException) -> Value {
         var fi = frames.count - 1
         var fp = frames.pointer(fi)
-        var data = fp.pointee.data.takeUnretainedValue()
+        // CodeData objects live as long as the runtime (allCodeData): no ARC in the loop.
+        unowned(unsafe) var data = fp.pointee.data.takeUnretainedValue()
         var ins = data.instructions
         var pc = fp.pointee.pc
         var r = fp.pointee.base
-        @inline(__always) func op(_ i: Int) -> Int { Int(ins[pc + i]) }
 
         while true {
             fp.pointee.pc = pc
             let opcode = unsafeBitCast(UInt8(truncatingIfNeeded: ins[pc]), to: Opcode.self)
             switch opcode {
             case .mov:
-                r[op(1)] = r[op(2)]
+                r[Int(ins[pc + 1])] = r[Int(ins[pc + 2])]
                 pc += 3
             case .loadConst:
-                r[op(1)] = try constantValue(data, op(2))
+                let c = data.constants[Int(ins[pc + 2])]
+                r[Int(ins[pc + 1])] = c.isEmpty ? try constantValue(data, Int(ins[pc + 2])) : c
                 pc += 3
             case .loadInt:
-                r[op(1)] = Value(int32: ins[pc + 2])
+                r[Int(ins[pc + 1])] = Value(int32: ins[pc + 2])
                 pc += 3
-            case .loadUndefined: r[op(1)] = .undefined; pc += 2
-            case .loadNull: r[op(1)] = .null; pc += 2
-            case .loadTrue: r[op(1)] = .true; pc += 2
-            case .loadFalse: r[op(1)] = .false; pc += 2
-            case .loadEmpty: r[op(1)] = .empty; pc += 2
+            case .loadUndefined: r[Int(ins[pc + 1])] = .undefined; pc += 2
+            case .loadNull: r[Int(ins[pc + 1])] = .null; pc += 2
+            case .loadTrue: r[Int(ins[pc + 1])] = .true; pc += 2
+            case .loadFalse: r[Int(ins[pc + 1])] = .false; pc += 2
+            case .loadEmpty: r[Int(ins[pc + 1])] = .empty; pc += 2
             case .loadThis:
                 let t = fp.pointee.this
                 if t.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[op(1)] = t
+                r[Int(ins[pc + 1])] = t
                 pc += 2
-            case .loadNewTarget: r[op(1)] = fp.pointee.newTarget; pc += 2
-            case .loadCallee: r[op(1)] = fp.pointee.callee; pc += 2
+            case .loadNewTarget: r[Int(ins[pc + 1])] = fp.pointee.newTarget; pc += 2
+            case .loadCallee: r[Int(ins[pc + 1])] = fp.pointee.callee; pc += 2
 
             // MARK: Arithmetic
             case .add:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 if a.isInt32 && b.isInt32 {
                     let (s, o) = a.asInt32.addingReportingOverflow(b.asInt32)
-                    r[op(1)] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
+                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
                 } else if a.isNumber && b.isNumber {
-                    r[op(1)] = Value(a.asNumber + b.asNumber)
+                    r[Int(ins[pc + 1])] = Value(a.asNumber + b.asNumber)
                 } else {
-                    r[op(1)] = try addSlow(a, b)
+                    r[Int(ins[pc + 1])] = try addSlow(a, b)
                 }
                 pc += 4
             case .sub:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 if a.isInt32 && b.isInt32 {
                     let (s, o) = a.asInt32.subtractingReportingOverflow(b.asInt32)
-                    r[op(1)] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
+                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
                 } else {
-                    r[op(1)] = Value(try toNumber(a) - toNumber(b))
+                    r[Int(ins[pc + 1])] = Value(try toNumber(a) - toNumber(b))
                 }
                 pc += 4
             case .mul:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 if a.isInt32 && b.isInt32 {
                     let (m, o) = a.asInt32.multipliedReportingOverflow(by: b.asInt32)
-                    if !o && m != 0 { r[op(1)] = Value(int32: m) } else { r[op(1)] = Value(Double(a.asInt32) * Double(b.asInt32)) }
+                    if !o && m != 0 { r[Int(ins[pc + 1])] = Value(int32: m) } else { r[Int(ins[pc + 1])] = Value(Double(a.asInt32) * Double(b.asInt32)) }
                 } else {
-                    r[op(1)] = Value(try toNumber(a) * toNumber(b))
+                    r[Int(ins[pc + 1])] = Value(try toNumber(a) * toNumber(b))
                 }
                 pc += 4
             case .div:
-                let a = r[op(2)], b = r[op(3)]
-                r[op(1)] = Value(try toNumber(a) / toNumber(b))
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                r[Int(ins[pc + 1])] = Value(try toNumber(a) / toNumber(b))
                 pc += 4
             case .mod:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 if a.isInt32 && b.isInt32 && a.asInt32 >= 0 && b.asInt32 > 0 {
-                    r[op(1)] = Value(int32: a.asInt32 % b.asInt32)
+                    r[Int(ins[pc + 1])] = Value(int32: a.asInt32 % b.asInt32)
                 } else {
                     let x = try toNumber(a), y = try toNumber(b)
-                    r[op(1)] = Value(jsRemainder(x, y))
+                    r[Int(ins[pc + 1])] = Value(jsRemainder(x, y))
                 }
                 pc += 4
             case .exp:
-                let x = try toNumber(r[op(2)]), y = try toNumber(r[op(3)])
-                r[op(1)] = Value(jsPow(x, y))
+                let x = try toNumber(r[Int(ins[pc + 2])]), y = try toNumber(r[Int(ins[pc + 3])])
+                r[Int(ins[pc + 1])] = Value(jsPow(x, y))
                 pc += 4
             case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 let x = a.isInt32 ? a.asInt32 : try toInt32(a)
                 let y = b.isInt32 ? b.asInt32 : try toInt32(b)
                 switch opcode {
-                case .bitAnd: r[op(1)] = Value(int32: x & y)
-                case .bitOr: r[op(1)] = Value(int32: x | y)
-                case .bitXor: r[op(1)] = Value(int32: x ^ y)
-                case .shl: r[op(1)] = Value(int32: x << (y & 31))
-                case .sar: r[op(1)] = Value(int32: x >> (y & 31))
-                default: r[op(1)] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
+                case .bitAnd: r[Int(ins[pc + 1])] = Value(int32: x & y)
+                case .bitOr: r[Int(ins[pc + 1])] = Value(int32: x | y)
+                case .bitXor: r[Int(ins[pc + 1])] = Value(int32: x ^ y)
+                case .shl: r[Int(ins[pc + 1])] = Value(int32: x << (y & 31))
+                case .sar: r[Int(ins[pc + 1])] = Value(int32: x >> (y & 31))
+                default: r[Int(ins[pc + 1])] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
                 }
                 pc += 4
 
             // MARK: Comparison
-            case .eq: r[op(1)] = Value(try looseEquals(r[op(2)], r[op(3)])); pc += 4
-            case .ne: r[op(1)] = Value(!(try looseEquals(r[op(2)], r[op(3)]))); pc += 4
-            case .strictEq: r[op(1)] = Value(strictEquals(r[op(2)], r[op(3)])); pc += 4
-            case .strictNe: r[op(1)] = Value(!strictEquals(r[op(2)], r[op(3)])); pc += 4
+            case .eq: r[Int(ins[pc + 1])] = Value(try looseEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
+            case .ne: r[Int(ins[pc + 1])] = Value(!(try looseEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))); pc += 4
+            case .strictEq: r[Int(ins[pc + 1])] = Value(strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
+            case .strictNe: r[Int(ins[pc + 1])] = Value(!strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
             case .lt, .le, .gt, .ge:
-                let a = r[op(2)], b = r[op(3)]
+                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
                 let result: Bool
                 if a.isInt32 && b.isInt32 {
                     let x = a.asInt32, y = b.asInt32
@@ -152,67 +153,67 @@ extension Runtime {
                 } else {
                     result = try compare(opcode, a, b)
                 }
-                r[op(1)] = Value(result)
+                r[Int(ins[pc + 1])] = Value(result)
                 pc += 4
-            case .instanceOf: r[op(1)] = Value(try instanceOf(r[op(2)], r[op(3)])); pc += 4
+            case .instanceOf: r[Int(ins[pc + 1])] = Value(try instanceOf(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
             case .in:
-                let o = r[op(3)]
+                let o = r[Int(ins[pc + 3])]
                 if !isObject(o) { throw try typeError("Cannot use 'in' operator to search for a key in \(try describeForError(o))") }
-                r[op(1)] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[op(2)])))
+                r[Int(ins[pc + 1])] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[Int(ins[pc + 2])])))
                 pc += 4
 
             // MARK: Unary
             case .neg:
-                let a = r[op(2)]
-                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[op(1)] = Value(int32: -a.asInt32) }
-                else { r[op(1)] = Value(-(try toNumber(a))) }
+                let a = r[Int(ins[pc + 2])]
+                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[Int(ins[pc + 1])] = Value(int32: -a.asInt32) }
+                else { r[Int(ins[pc + 1])] = Value(-(try toNumber(a))) }
                 pc += 3
             case .plus, .toNumeric:
-                let a = r[op(2)]
-                r[op(1)] = a.isNumber ? a : Value(try toNumber(a))
+                let a = r[Int(ins[pc + 2])]
+                r[Int(ins[pc + 1])] = a.isNumber ? a : Value(try toNumber(a))
                 pc += 3
-            case .not: r[op(1)] = Value(!toBoolean(r[op(2)])); pc += 3
+            case .not: r[Int(ins[pc + 1])] = Value(!toBoolean(r[Int(ins[pc + 2])])); pc += 3
             case .bitNot:
-                let a = r[op(2)]
-                r[op(1)] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
+                let a = r[Int(ins[pc + 2])]
+                r[Int(ins[pc + 1])] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
                 pc += 3
-            case .typeOf: r[op(1)] = try typeOf(r[op(2)]); pc += 3
+            case .typeOf: r[Int(ins[pc + 1])] = try typeOf(r[Int(ins[pc + 2])]); pc += 3
             case .inc, .dec:
-                let a = r[op(2)]
+                let a = r[Int(ins[pc + 2])]
                 let d: Int32 = opcode == .inc ? 1 : -1
-                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[op(1)] = Value(int32: s) }
-                else { r[op(1)] = Value(try toNumber(a) + Double(d)) }
+                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[Int(ins[pc + 1])] = Value(int32: s) }
+                else { r[Int(ins[pc + 1])] = Value(try toNumber(a) + Double(d)) }
                 pc += 3
             case .toPropertyKey:
-                let a = r[op(2)]
-                r[op(1)] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
-                if !isString(r[op(1)]) && !isSymbol(r[op(1)]) && !r[op(1)].isNumber { r[op(1)] = try toString(r[op(1)]) }
+                let a = r[Int(ins[pc + 2])]
+                r[Int(ins[pc + 1])] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
+                if !isString(r[Int(ins[pc + 1])]) && !isSymbol(r[Int(ins[pc + 1])]) && !r[Int(ins[pc + 1])].isNumber { r[Int(ins[pc + 1])] = try toString(r[Int(ins[pc + 1])]) }
                 pc += 3
-            case .toString: r[op(1)] = try toString(r[op(2)]); pc += 3
+            case .toString: r[Int(ins[pc + 1])] = try toString(r[Int(ins[pc + 2])]); pc += 3
             case .toObject:
-                let a = r[op(2)]
+                let a = r[Int(ins[pc + 2])]
                 if a.isNullish { throw try typeError("Cannot destructure '\(try describeForError(a))' as it is \(a.isNull ? "null" : "undefined").") }
-                r[op(1)] = a
+                r[Int(ins[pc + 1])] = a
                 pc += 3
 
             // MARK: Jumps
             case .jmp:
-                pc += op(1)
+                pc += Int(ins[pc + 1])
             case .jumpIfTrue:
-                pc += toBoolean(r[op(1)]) ? op(2) : 3
+                pc += toBoolean(r[Int(ins[pc + 1])]) ? Int(ins[pc + 2]) : 3
             case .jumpIfFalse:
-                pc += toBoolean(r[op(1)]) ? 3 : op(2)
+                pc += toBoolean(r[Int(ins[pc + 1])]) ? 3 : Int(ins[pc + 2])
             case .jumpIfNullish:
-                pc += r[op(1)].isNullish ? op(2) : 3
+                pc += r[Int(ins[pc + 1])].isNullish ? Int(ins[pc + 2]) : 3
             case .jumpIfNotNullish:
-                pc += r[op(1)].isNullish ? 3 : op(2)
+                pc += r[Int(ins[pc + 1])].isNullish ? 3 : Int(ins[pc + 2])
             case .jumpIfUndefined:
-                pc += r[op(1)].isUndefined ? op(2) : 3
+                pc += r[Int(ins[pc + 1])].isUndefined ? Int(ins[pc + 2]) : 3
             case .jumpIfNotUndefined:
-                pc += r[op(1)].isUndefined ? 3 : op(2)
+                pc += r[Int(ins[pc + 1])].isUndefined ? 3 : Int(ins[pc + 2])
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
-                let a = r[op(1)], b = r[op(2)]
+                let a = r[Int(ins[pc + 1])], b = r[Int(ins[pc + 2])]
                 var result: Bool
                 let base: Opcode
                 switch opcode {
@@ -231,64 +232,64 @@ extension Runtime {
                 case .jumpIfNotLess, .jumpIfNotLessEq, .jumpIfNotGreater, .jumpIfNotGreaterEq: result = !result
                 default: break
                 }
-                pc += result ? op(3) : 4
+                pc += result ? Int(ins[pc + 3]) : 4
             case .loopHint:
                 pc += 2
 
             // MARK: Globals
             case .getGlobal:
-                r[op(1)] = try getGlobal(data, op(2), cache: data.caches + op(3))
+                r[Int(ins[pc + 1])] = try getGlobal(fp.pointee.data, Int(ins[pc + 2]), cache: data.caches + Int(ins[pc + 3]))
                 pc += 4
             case .setGlobal, .setGlobalStrict:
-                try setGlobal(data, op(1), r[op(2)], strict: opcode == .setGlobalStrict, cache: data.caches + op(3))
+                try setGlobal(fp.pointee.data, Int(ins[pc + 1]), r[Int(ins[pc + 2])], strict: opcode == .setGlobalStrict, cache: data.caches + Int(ins[pc + 3]))
                 pc += 4
             case .typeOfGlobal:
-                let a = try atom(data, op(2))
-                if let v = try lookupGlobal(a) { r[op(1)] = try typeOf(v) } else { r[op(1)] = Value(cell: atom("undefined")) }
+                let a = try atom(data, Int(ins[pc + 2]))
+                if let v = try lookupGlobal(a) { r[Int(ins[pc + 1])] = try typeOf(v) } else { r[Int(ins[pc + 1])] = Value(cell: atom("undefined")) }
                 pc += 3
             case .declareGlobalVar:
-                try declareGlobalVar(try atom(data, op(1)), isFunction: op(2) != 0)
+                try declareGlobalVar(try atom(data, Int(ins[pc + 1])), isFunction: Int(ins[pc + 2]) != 0)
                 pc += 3
             case .declareGlobalFunction:
-                try declareGlobalFunction(try atom(data, op(1)), r[op(2)])
+                try declareGlobalFunction(try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])])
                 pc += 3
             case .declareGlobalLexical:
-                try declareGlobalLexical(try atom(data, op(1)), isConst: op(2) == 1)
+                try declareGlobalLexical(try atom(data, Int(ins[pc + 1])), isConst: Int(ins[pc + 2]) == 1)
                 pc += 3
             case .initGlobalLexical:
-                let a = try atom(data, op(1))
-                if let i = realm.lexicalIndex[a] { realm.lexicalValues[i] = r[op(2)] }
+                let a = try atom(data, Int(ins[pc + 1]))
+                if let i = realm.lexicalIndex[a] { realm.lexicalValues[i] = r[Int(ins[pc + 2])] }
                 pc += 3
 
             // MARK: Scopes
             case .getScope:
                 var e = fp.pointee.env!
-                for _ in 0..<op(2) { e = Environment(e).parent! }
-                r[op(1)] = Environment(e).slots[op(3)]
+                for _ in 0..<Int(ins[pc + 2]) { e = Environment(e).parent! }
+                r[Int(ins[pc + 1])] = Environment(e).slots[Int(ins[pc + 3])]
                 pc += 4
             case .getScopeChecked:
                 var e = fp.pointee.env!
-                for _ in 0..<op(2) { e = Environment(e).parent! }
-                let v = Environment(e).slots[op(3)]
-                if v.isEmpty { throw try tdzError(data, op(4)) }
-                r[op(1)] = v
+                for _ in 0..<Int(ins[pc + 2]) { e = Environment(e).parent! }
+                let v = Environment(e).slots[Int(ins[pc + 3])]
+                if v.isEmpty { throw try tdzError(data, Int(ins[pc + 4])) }
+                r[Int(ins[pc + 1])] = v
                 pc += 5
             case .setScope, .initScope:
                 var e = fp.pointee.env!
-                for _ in 0..<op(1) { e = Environment(e).parent! }
-                Environment(e).slots[op(2)] = r[op(3)]
+                for _ in 0..<Int(ins[pc + 1]) { e = Environment(e).parent! }
+                Environment(e).slots[Int(ins[pc + 2])] = r[Int(ins[pc + 3])]
                 pc += 4
             case .setScopeChecked:
                 var e = fp.pointee.env!
-                for _ in 0..<op(1) { e = Environment(e).parent! }
-                if Environment(e).slots[op(2)].isEmpty { throw try tdzError(data, op(4)) }
-                Environment(e).slots[op(2)] = r[op(3)]
+                for _ in 0..<Int(ins[pc + 1]) { e = Environment(e).parent! }
+                if Environment(e).slots[Int(ins[pc + 2])].isEmpty { throw try tdzError(data, Int(ins[pc + 4])) }
+                Environment(e).slots[Int(ins[pc + 2])] = r[Int(ins[pc + 3])]
                 pc += 5
             case .checkTDZ:
-                if r[op(1)].isEmpty { throw try tdzError(data, op(2)) }
+                if r[Int(ins[pc + 1])].isEmpty { throw try tdzError(data, Int(ins[pc + 2])) }
                 pc += 3
             case .pushScope:
-                let env = try makeEnvironment(parent: fp.pointee.env, count: op(1))
+                let env = try makeEnvironment(parent: fp.pointee.env, count: Int(ins[pc + 1]))
                 fp.pointee.env = env.cell
                 fp.pointee.envDepth += 1
                 pc += 3
@@ -305,87 +306,87 @@ extension Runtime {
                 fp.pointee.env = env.cell
                 pc += 1
             case .throwConstAssign:
-                throw try typeError("Assignment to constant variable '\(try atomString(data, op(1)))'.")
+                throw try typeError("Assignment to constant variable '\(try atomString(data, Int(ins[pc + 1])))'.")
 
             // MARK: Properties
             case .getProp:
-                r[op(1)] = try getNamed(r[op(2)], data, op(3), cache: data.caches + op(4))
+                r[Int(ins[pc + 1])] = try getNamed(r[Int(ins[pc + 2])], fp.pointee.data, Int(ins[pc + 3]), cache: data.caches + Int(ins[pc + 4]))
                 pc += 5
             case .setProp, .setPropStrict:
-                try setNamed(r[op(1)], data, op(2), r[op(3)], strict: opcode == .setPropStrict, cache: data.caches + op(4))
+                try setNamed(r[Int(ins[pc + 1])], fp.pointee.data, Int(ins[pc + 2]), r[Int(ins[pc + 3])], strict: opcode == .setPropStrict, cache: data.caches + Int(ins[pc + 4]))
                 pc += 5
             case .getElem:
-                r[op(1)] = try getElement(r[op(2)], r[op(3)])
+                r[Int(ins[pc + 1])] = try getElement(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
                 pc += 5
             case .setElem, .setElemStrict:
-                try setElement(r[op(1)], r[op(2)], r[op(3)], strict: opcode == .setElemStrict)
+                try setElement(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])], strict: opcode == .setElemStrict)
                 pc += 5
             case .deleteProp:
-                r[op(1)] = Value(try deleteValueProperty(r[op(2)], .named(PropertyKey(cell: try atom(data, op(3)))), strict: op(4) != 0))
+                r[Int(ins[pc + 1])] = Value(try deleteValueProperty(r[Int(ins[pc + 2])], .named(PropertyKey(cell: try atom(data, Int(ins[pc + 3])))), strict: Int(ins[pc + 4]) != 0))
                 pc += 5
             case .deleteElem:
-                r[op(1)] = Value(try deleteValueProperty(r[op(2)], try toPropertyKey(r[op(3)]), strict: op(4) != 0))
+                r[Int(ins[pc + 1])] = Value(try deleteValueProperty(r[Int(ins[pc + 2])], try toPropertyKey(r[Int(ins[pc + 3])]), strict: Int(ins[pc + 4]) != 0))
                 pc += 5
             case .defineField:
-                try createDataProperty(JSObject(r[op(1)]), try toPropertyKey(r[op(2)]), r[op(3)])
+                try createDataProperty(JSObject(r[Int(ins[pc + 1])]), try toPropertyKey(r[Int(ins[pc + 2])]), r[Int(ins[pc + 3])])
                 pc += 4
             case .defineMethod:
-                let k = try toPropertyKey(r[op(2)])
-                JSObject(r[op(3)]).setExtraValue(2, r[op(1)])   // home object
-                try defineOwnProperty(JSObject(r[op(1)]), k, .data(r[op(3)], op(4) != 0 ? .all : .hidden))
+                let k = try toPropertyKey(r[Int(ins[pc + 2])])
+                JSObject(r[Int(ins[pc + 3])]).setExtraValue(2, r[Int(ins[pc + 1])])   // home object
+                try defineOwnProperty(JSObject(r[Int(ins[pc + 1])]), k, .data(r[Int(ins[pc + 3])], Int(ins[pc + 4]) != 0 ? .all : .hidden))
                 pc += 5
             case .defineGetter, .defineSetter:
-                let k = try toPropertyKey(r[op(2)])
-                let f = r[op(3)]
+                let k = try toPropertyKey(r[Int(ins[pc + 2])])
+                let f = r[Int(ins[pc + 3])]
                 try setFunctionName(JSObject(f), k, prefix: opcode == .defineGetter ? "get" : "set")
-                var desc = PropertyDescriptor(enumerable: op(4) != 0, configurable: true)
+                var desc = PropertyDescriptor(enumerable: Int(ins[pc + 4]) != 0, configurable: true)
                 if opcode == .defineGetter { desc.get = f } else { desc.set = f }
-                try defineOwnProperty(JSObject(r[op(1)]), k, desc)
+                try defineOwnProperty(JSObject(r[Int(ins[pc + 1])]), k, desc)
                 pc += 5
 
             // MARK: Objects
             case .newObject:
-                r[op(1)] = Value(cell: try newObject().cell)
+                r[Int(ins[pc + 1])] = Value(cell: try newObject().cell)
                 pc += 2
             case .newArray:
-                let count = op(3)
-                let a = try newArray(UnsafeBufferPointer(start: r + op(2), count: count))
-                r[op(1)] = Value(cell: a.cell)
+                let count = Int(ins[pc + 3])
+                let a = try newArray(UnsafeBufferPointer(start: r + Int(ins[pc + 2]), count: count))
+                r[Int(ins[pc + 1])] = Value(cell: a.cell)
                 pc += 4
             case .arrayPush:
-                let a = JSObject(r[op(1)])
+                let a = JSObject(r[Int(ins[pc + 1])])
                 let n = Int(a.arrayLength)
-                let v = r[op(2)]
+                let v = r[Int(ins[pc + 2])]
                 if v.isEmpty { a.arrayLength = UInt32(n + 1) } else { try createDataProperty(a, .index(UInt32(n)), v) }
                 pc += 3
             case .arraySpread:
-                try spreadInto(JSObject(r[op(1)]), r[op(2)])
+                try spreadInto(JSObject(r[Int(ins[pc + 1])]), r[Int(ins[pc + 2])])
                 pc += 3
             case .copyDataProperties:
-                try copyDataProperties(JSObject(r[op(1)]), r[op(2)], excluding: UnsafeBufferPointer(start: r + op(3), count: op(4)))
+                try copyDataProperties(JSObject(r[Int(ins[pc + 1])]), r[Int(ins[pc + 2])], excluding: UnsafeBufferPointer(start: r + Int(ins[pc + 3]), count: Int(ins[pc + 4])))
                 pc += 5
             case .setPrototypeOf:
-                let p = r[op(2)]
-                if isObject(p) || p.isNull { _ = try setPrototype(JSObject(r[op(1)]), p) }
+                let p = r[Int(ins[pc + 2])]
+                if isObject(p) || p.isNull { _ = try setPrototype(JSObject(r[Int(ins[pc + 1])]), p) }
                 pc += 3
             case .newClosure:
-                guard case .function(let code) = data.code.constants[op(2)] else { fatalError("bad closure constant") }
-                r[op(1)] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
+                guard case .function(let code) = data.code.constants[Int(ins[pc + 2])] else { fatalError("bad closure constant") }
+                r[Int(ins[pc + 1])] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
                 pc += 3
             case .newRegExp:
-                r[op(1)] = try newRegExpLiteral(data.code, op(2), op(3))
+                r[Int(ins[pc + 1])] = try newRegExpLiteral(data.code, Int(ins[pc + 2]), Int(ins[pc + 3]))
                 pc += 4
 
             // MARK: Calls
             case .call, .callMethod:
-                let f = r[op(2)]
-                let argc = op(5)
-                let args = r + op(4)
+                let f = r[Int(ins[pc + 2])]
+                let argc = Int(ins[pc + 5])
+                let args = r + Int(ins[pc + 4])
                 if f.isCell && header(f.asCell).pointee.kind == .function {
-                    let returnRegister = op(1)
+                    let returnRegister = Int(ins[pc + 1])
                     // The callee frame starts at the caller's top; arguments are copied in.
                     let argBuf = UnsafeBufferPointer(start: UnsafePointer(args), count: argc)
-                    try pushFrame(function: JSObject(f), this: r[op(3)], args: argBuf, base: fp.pointee.top,
+                    try pushFrame(function: JSObject(f), this: r[Int(ins[pc + 3])], args: argBuf, base: fp.pointee.top,
                                   returnRegister: returnRegister, newTarget: .undefined)
                     fi = frames.count - 1
                     fp = frames.pointer(fi)
@@ -395,30 +396,30 @@ extension Runtime {
                     r = fp.pointee.base
                     continue
                 }
-                let result = try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
-                r[op(1)] = result
+                let result = try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                r[Int(ins[pc + 1])] = result
                 pc += 6
             case .callSpread:
-                let f = r[op(2)]
-                let arr = JSObject(r[op(4)])
+                let f = r[Int(ins[pc + 2])]
+                let arr = JSObject(r[Int(ins[pc + 4])])
                 let n = Int(arr.arrayLength)
                 let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
                     for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
-                    return try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: buf.baseAddress, count: n))
+                    return try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: buf.baseAddress, count: n))
                 }
-                r[op(1)] = result
+                r[Int(ins[pc + 1])] = result
                 pc += 5
             case .construct:
-                let f = r[op(2)]
-                let args = UnsafeBufferPointer(start: UnsafePointer(r + op(3)), count: op(4))
-                let newTarget = r[op(5)]
+                let f = r[Int(ins[pc + 2])]
+                let args = UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 3])), count: Int(ins[pc + 4]))
+                let newTarget = r[Int(ins[pc + 5])]
                 if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
                     let fo = JSObject(f)
-                    let code = functionCodeData(fo).code
+                    unowned(unsafe) let code = functionCodeData(fo).code
                     if !code.isDefaultDerivedConstructor {
                         let thisValue = try constructThis(fo, code, newTarget: newTarget)
                         try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
-                                      returnRegister: op(1), newTarget: newTarget)
+                                      returnRegister: Int(ins[pc + 1]), newTarget: newTarget)
                         fi = frames.count - 1
                         fp = frames.pointer(fi)
                         data = fp.pointee.data.takeUnretainedValue()
@@ -428,7 +429,7 @@ extension Runtime {
                         continue
                     }
                 }
-                r[op(1)] = try construct(f, args, newTarget: newTarget)
+                r[Int(ins[pc + 1])] = try construct(f, args, newTarget: newTarget)
                 pc += 6
             case .superCall, .superCallSpread:
                 let callee = JSObject(fp.pointee.callee)
@@ -438,9 +439,9 @@ extension Runtime {
                 }
                 let result: Value
                 if opcode == .superCall {
-                    result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + op(2)), count: op(3)), newTarget: fp.pointee.newTarget)
+                    result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 2])), count: Int(ins[pc + 3])), newTarget: fp.pointee.newTarget)
                 } else {
-                    let arr = JSObject(r[op(2)])
+                    let arr = JSObject(r[Int(ins[pc + 2])])
                     let n = Int(arr.arrayLength)
                     let nt = fp.pointee.newTarget
                     result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
@@ -451,32 +452,32 @@ extension Runtime {
                 if !fp.pointee.this.isEmpty { throw try referenceError("Super constructor may only be called once") }
                 fp.pointee.this = result
                 try initializeFields(callee, result)
-                r[op(1)] = result
+                r[Int(ins[pc + 1])] = result
                 pc += opcode == .superCall ? 4 : 3
             case .getSuperElem:
                 let home = fp.pointee.home
                 guard isObject(home) else { throw try makeError(.syntaxError, "'super' keyword unexpected here") }
                 let proto = JSObject(home).prototype
-                let k = try toPropertyKey(r[op(2)])
+                let k = try toPropertyKey(r[Int(ins[pc + 2])])
                 if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
                 let thisValue = fp.pointee.this
                 if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[op(1)] = try get(JSObject(proto), k, receiver: thisValue)
+                r[Int(ins[pc + 1])] = try get(JSObject(proto), k, receiver: thisValue)
                 pc += 3
             case .newClass:
-                guard case .function(let code) = data.code.constants[op(2)] else { fatalError("bad class constant") }
-                let (ctor, proto) = try makeClass(code, heritage: op(3) >= 0 ? r[op(3)] : nil, env: fp.pointee.env, frame: fp.pointee)
-                r[op(1)] = ctor
-                r[op(1) + 1] = proto
+                guard case .function(let code) = data.code.constants[Int(ins[pc + 2])] else { fatalError("bad class constant") }
+                let (ctor, proto) = try makeClass(code, heritage: Int(ins[pc + 3]) >= 0 ? r[Int(ins[pc + 3])] : nil, env: fp.pointee.env, frame: fp.pointee)
+                r[Int(ins[pc + 1])] = ctor
+                r[Int(ins[pc + 1]) + 1] = proto
                 pc += 4
             case .setClassFields:
-                let ctor = JSObject(r[op(1)])
-                let initializer = JSObject(r[op(2)])
+                let ctor = JSObject(r[Int(ins[pc + 1])])
+                let initializer = JSObject(r[Int(ins[pc + 2])])
                 initializer.setWord(2, ctor.word(2))   // home object: the prototype
-                try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[op(2)], []))
+                try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[Int(ins[pc + 2])], []))
                 pc += 3
             case .ret:
-                let result = r[op(1)]
+                let result = r[Int(ins[pc + 1])]
                 var value = result
                 if fp.pointee.isConstruct && !isObject(result) {
                     if data.code.kind == .derivedConstructor && !result.isUndefined {
@@ -502,84 +503,84 @@ extension Runtime {
 
             // MARK: Exceptions
             case .throw:
-                throw JSException(value: r[op(1)])
+                throw JSException(value: r[Int(ins[pc + 1])])
             case .throwTypeError:
-                throw try typeError(try constantString(data, op(1)))
+                throw try typeError(try constantString(data, Int(ins[pc + 1])))
             case .throwReferenceError:
-                throw try referenceError(try constantString(data, op(1)))
+                throw try referenceError(try constantString(data, Int(ins[pc + 1])))
             case .loadException:
-                r[op(1)] = fp.pointee.exception
+                r[Int(ins[pc + 1])] = fp.pointee.exception
                 fp.pointee.exception = .undefined
                 pc += 2
 
             // MARK: Iteration
             case .getIterator:
-                let rec = try getIterator(r[op(2)])
-                let d = r + op(1)
+                let rec = try getIterator(r[Int(ins[pc + 2])])
+                let d = r + Int(ins[pc + 1])
                 d[0] = rec.iterator
                 d[1] = rec.next
                 d[2] = .false
                 pc += 3
             case .iteratorNext:
-                if let v = try iteratorStepRegisters(r + op(2)) {
-                    r[op(1)] = v
+                if let v = try iteratorStepRegisters(r + Int(ins[pc + 2])) {
+                    r[Int(ins[pc + 1])] = v
                     pc += 4
                 } else {
-                    pc += op(3)
+                    pc += Int(ins[pc + 3])
                 }
             case .iteratorClose:
-                let rec = r + op(1)
+                let rec = r + Int(ins[pc + 1])
                 if rec[2].bits != Value.true.bits {
                     rec[2] = .true
                     let record = IteratorRecord(iterator: rec[0], next: rec[1], done: false)
-                    if op(2) == 1 { iteratorCloseOnThrow(record) } else { try iteratorClose(record) }
+                    if Int(ins[pc + 2]) == 1 { iteratorCloseOnThrow(record) } else { try iteratorClose(record) }
                 }
                 pc += 3
             case .iteratorValue:
                 let a = try newArray()
-                r[op(1)] = Value(cell: a.cell)
+                r[Int(ins[pc + 1])] = Value(cell: a.cell)
                 var n: UInt32 = 0
-                while let v = try iteratorStepRegisters(r + op(2)) {
+                while let v = try iteratorStepRegisters(r + Int(ins[pc + 2])) {
                     try createDataProperty(a, .index(n), v)
                     n += 1
                 }
                 pc += 3
             case .constructSpread:
-                let f = r[op(2)]
-                let arr = JSObject(r[op(3)])
+                let f = r[Int(ins[pc + 2])]
+                let arr = JSObject(r[Int(ins[pc + 3])])
                 let n = Int(arr.arrayLength)
-                let newTarget = r[op(4)]
+                let newTarget = r[Int(ins[pc + 4])]
                 let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
                     for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
                     return try construct(f, UnsafeBufferPointer(start: buf.baseAddress, count: n), newTarget: newTarget)
                 }
-                r[op(1)] = result
+                r[Int(ins[pc + 1])] = result
                 pc += 5
 
             // MARK: Private names
             case .newPrivateName:
-                r[op(1)] = try newPrivateName(try constantValue(data, op(2)))
+                r[Int(ins[pc + 1])] = try newPrivateName(try constantValue(data, Int(ins[pc + 2])))
                 pc += 3
             case .getPrivate:
-                r[op(1)] = try getPrivate(r[op(2)], r[op(3)])
+                r[Int(ins[pc + 1])] = try getPrivate(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
                 pc += 4
             case .setPrivate:
-                try setPrivate(r[op(1)], r[op(2)], r[op(3)])
+                try setPrivate(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
                 pc += 4
             case .hasPrivate:
-                r[op(1)] = Value(try hasPrivate(r[op(2)], r[op(3)]))
+                r[Int(ins[pc + 1])] = Value(try hasPrivate(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))
                 pc += 4
             case .definePrivate:
-                try definePrivate(r[op(1)], r[op(2)], r[op(3)], kind: op(4))
+                try definePrivate(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])], kind: Int(ins[pc + 4]))
                 pc += 5
             case .setHomeObject:
-                JSObject(r[op(1)]).setExtraValue(2, r[op(2)])
+                JSObject(r[Int(ins[pc + 1])]).setExtraValue(2, r[Int(ins[pc + 2])])
                 pc += 3
 
             // MARK: Generators
             case .generatorStart:
                 var gen = try makeGeneratorObject(fp)
-                r[op(1)] = gen
+                r[Int(ins[pc + 1])] = gen
                 try saveGeneratorFrame(JSObject(gen), fp, pc: pc + 2, resumeRegister: -1)
                 let returnRegister = fp.pointee.returnRegister
                 let isAsync = data.code.isAsync && !data.code.isGenerator
@@ -597,47 +598,47 @@ extension Runtime {
                 r = fp.pointee.base
                 r[returnRegister] = gen
             case .yield, .yieldDelegate:
-                let gen = JSObject(r[op(3)])
-                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
+                let gen = JSObject(r[Int(ins[pc + 3])])
+                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: Int(ins[pc + 1]))
                 setGeneratorState(gen, .suspendedYield, raw: opcode == .yieldDelegate)
-                let value = r[op(2)]
+                let value = r[Int(ins[pc + 2])]
                 frames.removeLast()
                 return value
             case .await:
-                let gen = JSObject(r[op(3)])
-                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: op(1))
+                let gen = JSObject(r[Int(ins[pc + 3])])
+                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: Int(ins[pc + 1]))
                 setGeneratorState(gen, .suspendedYield, awaiting: true)
-                let value = r[op(2)]
+                let value = r[Int(ins[pc + 2])]
                 frames.removeLast()
                 heap.pushRoot(value)
                 defer { heap.popRoots(1) }
                 try awaitValue(gen, value)
                 return .undefined
             case .iteratorDone:
-                if try delegateStep(r + op(1), r + op(2)) { pc += op(3) } else { pc += 4 }
+                if try delegateStep(r + Int(ins[pc + 1]), r + Int(ins[pc + 2])) { pc += Int(ins[pc + 3]) } else { pc += 4 }
             case .asyncIteratorResult:
-                let res = r[op(2)]
+                let res = r[Int(ins[pc + 2])]
                 guard isObject(res) else { throw try typeError("Iterator result \(try describeForError(res)) is not an object") }
                 if toBoolean(try get(JSObject(res), key("done"), receiver: res)) {
-                    pc += op(3)
+                    pc += Int(ins[pc + 3])
                 } else {
-                    r[op(1)] = try get(JSObject(res), key("value"), receiver: res)
+                    r[Int(ins[pc + 1])] = try get(JSObject(res), key("value"), receiver: res)
                     pc += 4
                 }
             case .asyncIteratorReturn:
-                let rec = r + op(2)
+                let rec = r + Int(ins[pc + 2])
                 if let ret = try getMethod(rec[0], key("return")) {
-                    r[op(1)] = try call(ret, this: rec[0])
+                    r[Int(ins[pc + 1])] = try call(ret, this: rec[0])
                     pc += 4
                 } else {
-                    pc += op(3)
+                    pc += Int(ins[pc + 3])
                 }
             case .throwIfNotObject:
-                if !isObject(r[op(1)]) { throw try typeError("Iterator result \(try describeForError(r[op(1)])) is not an object") }
+                if !isObject(r[Int(ins[pc + 1])]) { throw try typeError("Iterator result \(try describeForError(r[Int(ins[pc + 1])])) is not an object") }
                 pc += 2
             case .getAsyncIterator:
-                let rec = try getAsyncIterator(r[op(2)])
-                let d = r + op(1)
+                let rec = try getAsyncIterator(r[Int(ins[pc + 2])])
+                let d = r + Int(ins[pc + 1])
                 d[0] = rec.iterator
                 d[1] = rec.next
                 d[2] = .false
@@ -645,14 +646,14 @@ extension Runtime {
 
             // MARK: for-in
             case .forInPrepare:
-                r[op(1)] = try forInIterator(r[op(2)])
+                r[Int(ins[pc + 1])] = try forInIterator(r[Int(ins[pc + 2])])
                 pc += 3
             case .forInNext:
-                if let k = try forInNext(r[op(2)]) {
-                    r[op(1)] = k
+                if let k = try forInNext(r[Int(ins[pc + 2])]) {
+                    r[Int(ins[pc + 1])] = k
                     pc += 4
                 } else {
-                    pc += op(3)
+                    pc += Int(ins[pc + 3])
                 }
 
             // MARK: Arguments
@@ -666,12 +667,12 @@ extension Runtime {
                 }
                 a.elementsLength = n
                 a.arrayLength = UInt32(n)
-                r[op(1)] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
+                r[Int(ins[pc + 1])] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
                 pc += 2
             case .createRest:
                 let f = fp.pointee
                 let p = data.code.parameterCount
-                let start = op(2)
+                let start = Int(ins[pc + 2])
                 let n = max(0, f.argc - start)
                 let a = try newArray(capacity: n)
                 for i in 0..<n {
@@ -680,7 +681,7 @@ extension Runtime {
                 }
                 a.elementsLength = n
                 a.arrayLength = UInt32(n)
-                r[op(1)] = Value(cell: a.cell)
+                r[Int(ins[pc + 1])] = Value(cell: a.cell)
                 pc += 3
             case .debugger, .nop:
                 pc += opcode.length
