@@ -47,6 +47,10 @@ public final class Runtime {
     var asyncFromSyncUnwrapIndex = 0
     /// Prototype (Value bits) -> its shared root shape; see `rootShape(for:)`.
     var rootShapes = WordMap()
+    /// Shapes of new closures and their prototype objects (see `closureShape`).
+    var closureShapes = WordMap()
+    var closureShapeList: [UnsafeMutableRawPointer] = []
+    var prototypeShape: UnsafeMutableRawPointer?
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
 
@@ -61,6 +65,7 @@ public final class Runtime {
             self.realm?.mark(&marker)
             self.markFrames(&marker)
             for v in self.permanentRoots { marker.mark(v) }
+            for s in self.closureShapeList { marker.mark(cell: s) }
             for (_, a) in self.atomCache { marker.mark(cell: a) }
         }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }

@@ -15,6 +15,8 @@ final class CodeData {
     let constants: UnsafeMutablePointer<Value>
     let atoms: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     let caches: UnsafeMutablePointer<InlineCache>
+    /// The function name as a JS string (made once; marked with the constants).
+    var nameValue = Value.empty
     let constantCount: Int
     let atomCount: Int
 
@@ -38,6 +40,7 @@ final class CodeData {
     func mark(_ m: inout Heap.Marker) {
         m.mark(constants, count: constantCount)
         for i in 0..<atomCount { m.mark(cell: atoms[i]) }
+        m.mark(nameValue)
         for i in 0..<code.inlineCacheCount {
             m.mark(cell: caches[i].shape); m.mark(cell: caches[i].newShape)
             if caches[i].holder != Runtime.lexicalHolder { m.mark(cell: caches[i].holder) }
@@ -309,25 +312,54 @@ extension Runtime {
             heap.pushRoot(Value(cell: ctx.cell))
         }
         defer { if context != nil { heap.popRoots(1) } }
-        let f = try allocateObject(.function, shape: shape)
-        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(codeData(code)).toOpaque())))
+        let data = codeData(code)
+        if data.nameValue.isEmpty { data.nameValue = try makeString(code.name) }
+        let hasPrototype = code.isGenerator || (!isArrow && !isMethod && code.kind == .normal)
+        // Functions are born with their final shape: length, name (and prototype) in
+        // slots 0, 1 (and 2), so no property definitions run per closure.
+        let fullShape = try closureShape(shape, withPrototype: hasPrototype)
+        let f = try allocateObject(.function, shape: fullShape)
+        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(data).toOpaque())))
         f.setWord(1, UInt64(UInt(bitPattern: env)))
         f.setWord(2, context.map { UInt64(UInt(bitPattern: $0)) } ?? 0)
+        f.setSlot(0, Value(code.length))
+        f.setSlot(1, data.nameValue)
+        if hasPrototype { f.setSlot(2, .undefined) }
         heap.pushRoot(Value(cell: f.cell))
         defer { heap.popRoots(1) }
         let fv = Value(cell: f.cell)
-        try defineOwnProperty(f, key("length"), .data(Value(code.length), [.configurable]))
-        try defineOwnProperty(f, key("name"), .data(try makeString(code.name), [.configurable]))
         if code.isGenerator {
             let proto = try newObject(prototype: code.isAsync ? realm.asyncGeneratorPrototype : realm.generatorPrototype)
-            try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
-        } else if !isArrow && !isMethod && code.kind == .normal {
+            f.setSlot(2, Value(cell: proto.cell))
+        } else if hasPrototype {
             f.flags |= ObjectFlags.constructor
-            let proto = try newObject()
-            try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))
-            try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), [.writable]))
+            let proto = try allocateObject(.object, shape: try prototypeObjectShape())
+            proto.setSlot(0, fv)
+            f.setSlot(2, Value(cell: proto.cell))
         }
         return fv
+    }
+
+    /// `root` + length, name (+ prototype): the shape of new closures (cached, strong).
+    func closureShape(_ root: UnsafeMutableRawPointer, withPrototype: Bool) throws(JSException) -> UnsafeMutableRawPointer {
+        let cacheKey = UInt64(UInt(bitPattern: root)) | (withPrototype ? 1 : 0)
+        if let s = closureShapes.get(cacheKey) { return UnsafeMutableRawPointer(bitPattern: UInt(s))! }
+        var s = try addPropertyTransition(root, key: PropertyKey(cell: atom("length")), attributes: [.configurable])
+        s = try addPropertyTransition(s, key: PropertyKey(cell: atom("name")), attributes: [.configurable])
+        if withPrototype { s = try addPropertyTransition(s, key: PropertyKey(cell: atom("prototype")), attributes: [.writable]) }
+        precondition(ShapeCell(s).lookup(PropertyKey(cell: atom("name")))?.slot == 1)
+        closureShapes.set(cacheKey, UInt64(UInt(bitPattern: s)))
+        closureShapeList.append(s)
+        return s
+    }
+
+    /// %Object.prototype% + constructor (writable, configurable): a function's prototype object.
+    func prototypeObjectShape() throws(JSException) -> UnsafeMutableRawPointer {
+        if let s = prototypeShape { return s }
+        let s = try addPropertyTransition(realm.objectShape, key: PropertyKey(cell: atom("constructor")), attributes: .hidden)
+        prototypeShape = s
+        closureShapeList.append(s)
+        return s
     }
 }
 

@@ -250,7 +250,10 @@ extension Runtime {
         case .index(let i):
             if attrs == .all && o.flags & ObjectFlags.sparseElements == 0 {
                 let len = o.elementsLength
-                if Int(i) < len || Int(i) <= max(len * 2, len + 64) {
+                // Dense if near the used part, or inside an array's declared length (`new Array(n)`
+                // filled in any order) when that length is moderate.
+                if Int(i) < len || Int(i) <= max(len * 2, len + 64)
+                    || (o.kind == .array && i < o.arrayLength && o.arrayLength <= 1 << 20) {
                     o.ensureElementsCapacity(Int(i) + 1)
                     o.elements![Int(i)] = value
                     if Int(i) >= len { o.elementsLength = Int(i) + 1 }
