@@ -679,6 +679,9 @@ extension FunctionCompiler {
         case .assign:
             switch target.kind {
             case .identifier(let name):
+                if dst == nil, let reg = plainRegister(name, initializing: false), writesDestinationLast(value) {
+                    return try expression(value, into: reg, inferredName: name)
+                }
                 let v = try expression(value, into: dst, inferredName: name)
                 try storeName(name, v, initialize: false, offset: span.start)
                 return v
@@ -717,6 +720,13 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             switch target.kind {
             case .identifier(let name):
+                if dst == nil, let reg = plainRegister(name, initializing: false), !mayAssignLocals(value) {
+                    // `x op= e` on a register local: one instruction, in place.
+                    nextRegister -= 1   // the unused result temp
+                    let v = try expression(value, into: nil)
+                    emit(binop, reg, reg, v)
+                    return reg
+                }
                 let cur = try loadName(name, offset: span.start)
                 let left = temp()
                 emit(.mov, left, cur)

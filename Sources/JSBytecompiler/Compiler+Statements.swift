@@ -40,7 +40,7 @@ extension FunctionCompiler {
             if let c = completionRegister {
                 _ = try expression(e, into: c)
             } else {
-                _ = try expression(e, into: nil)
+                try effectExpression(e)
             }
         case .variable(let d):
             try variableDeclaration(d)
@@ -148,6 +148,12 @@ extension FunctionCompiler {
             if let initializer = decl.initializer {
                 var name: String? = nil
                 if case .identifier(let n) = decl.target.kind { name = n }
+                if let n = name, let reg = plainRegister(n, initializing: true), writesDestinationLast(initializer) {
+                    _ = try expression(initializer, into: reg, inferredName: name)
+                    if d.kind != .var { markInitialized(n) }
+                    nextRegister = mark
+                    continue
+                }
                 let r = try expression(initializer, into: nil, inferredName: name)
                 try bindPattern(decl.target, valueRegister: r, initialize: d.kind != .var)
             } else if d.kind != .var {
@@ -198,11 +204,7 @@ extension FunctionCompiler {
         if let t = test { exit = try jumpIfFalse(t) }
         try loopBody(body, continueTarget: nil) { fc throws(CompileError) in
             if perIteration { fc.emit(.copyScope) }
-            if let u = update {
-                let m = fc.nextRegister
-                _ = try fc.expression(u, into: nil)
-                fc.nextRegister = m
-            }
+            if let u = update { try fc.effectExpression(u) }
             fc.emitJumpBack(.jmp, to: top)
         }
         if let e = exit { patch(e) }

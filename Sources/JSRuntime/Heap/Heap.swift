@@ -58,6 +58,11 @@ public struct CellHeader {
 /// Fatal condition in the heap: out of memory (the interpreter turns it into a JS error).
 public struct OutOfMemory: Error {}
 
+/// Bytes of object storage malloc'd outside the heap (elements, out-of-line slots) since the
+/// last collection: they count toward the next collection, so garbage arrays free their
+/// storage promptly. (One thread runs a runtime at a time.)
+nonisolated(unsafe) var externalBytesSinceGC = 0
+
 public final class Heap {
     static let blockSize = 256 * 1024
     static let sizeClasses: [Int] = [16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512,
@@ -128,7 +133,7 @@ public final class Heap {
     /// Allocates a zeroed cell of `size` bytes (including the header) and sets its kind.
     @inline(__always)
     public func allocate(_ kind: CellKind, size: Int) throws(OutOfMemory) -> UnsafeMutableRawPointer {
-        if gcStress || allocatedSinceGC >= gcThreshold { try collectIfNeeded() }
+        if gcStress || allocatedSinceGC &+ externalBytesSinceGC >= gcThreshold { try collectIfNeeded() }
         let cell: UnsafeMutableRawPointer
         if size <= 4096 {
             let c = Int(Heap.classForSize[(size + 15) >> 4])
@@ -256,6 +261,7 @@ public final class Heap {
         for w in weakProcessors { w() }
         sweep()
         allocatedSinceGC = 0
+        externalBytesSinceGC = 0
         gcThreshold = max(8 << 20, liveBytes)
     }
 

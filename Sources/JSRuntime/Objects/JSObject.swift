@@ -113,6 +113,7 @@ public struct JSObject {
         let current = outOfLineCapacity
         if needed <= current { return }
         let newCap = max(needed, max(4, current * 2))
+        externalBytesSinceGC &+= newCap * 8
         let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
         p.initialize(repeating: .undefined, count: newCap)
         if let old = outOfLine {
@@ -128,6 +129,7 @@ public struct JSObject {
         let current = elementsCapacity
         if count <= current { return }
         let newCap = max(count, max(8, current + current / 2))
+        externalBytesSinceGC &+= newCap * 8
         let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
         p.initialize(repeating: .empty, count: newCap)
         if let old = elements {
