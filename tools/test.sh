@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The project's test command: build, unit tests, the test262 parse-verdict ratchet and the
 # test262 ratchet through the interpreter.
-# Usage: tools/test.sh   (run from anywhere; installs nothing beyond what Swift needs)
+# Usage: tools/test.sh   (run from anywhere; installs libseccomp-dev when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
+tools/deps.sh
 TEST262="${TEST262:-$ROOT/../shared/test262}"
 
 echo "== build (release)"
@@ -13,8 +14,9 @@ swift build -c release
 echo "== unit tests"
 swift test --parallel
 
-echo "== jsrun --check on the bundled example"
+echo "== jsrun on the bundled example"
 .build/release/jsrun --check examples/hello.js
+test "$(.build/release/jsrun examples/hello.js)" = "clicks: 42 (1 counter); fib: 0 1 1 2 3 5 8 13 21 34 55 89 quiet"
 
 echo "== lockdown: forbidden operations in fresh workers, system-call sweep, bench scripts"
 .build/release/jsrun --lockdown-selftest
