@@ -62,6 +62,10 @@ public final class CodeBlock: @unchecked Sendable {
     /// Slots of the function-level environment (0: none is created).
     public var functionEnvironmentSize = 0
     public var functionScopeNames: [String] = []
+    /// Sloppy eval code: the `var` and function names it declares in the caller's
+    /// variable environment (EvalDeclarationInstantiation).
+    public var evalVarNames: [String] = []
+    public var evalFunctionNames: [String] = []
     public var handlers: [Handler] = []
     /// (instruction offset, source offset) pairs, sorted by instruction offset.
     public var lineTable: [(pc: Int32, offset: Int32)] = []

@@ -289,6 +289,7 @@ extension Runtime {
                 pc += 3
             case .pushScope:
                 let env = try makeEnvironment(parent: fp.pointee.env, count: op(1))
+                if op(2) < 0xFFFE { env.layout = data.layoutWord(op(2) + 1) }
                 fp.pointee.env = env.cell
                 fp.pointee.envDepth += 1
                 pc += 3
@@ -304,6 +305,48 @@ extension Runtime {
                 env.layout = cur.layout
                 fp.pointee.env = env.cell
                 pc += 1
+            case .pushWith:
+                let v = r[op(1)]
+                if v.isNullish { throw try typeError("Cannot convert \(v.isNull ? "null" : "undefined") to object") }
+                let o = try toObject(v)
+                heap.pushRoot(Value(cell: o.cell))
+                let env = try makeEnvironment(parent: fp.pointee.env, count: 1)
+                heap.popRoots(1)
+                env.slots[0] = Value(cell: o.cell)
+                env.layout = Runtime.withLayout
+                fp.pointee.env = env.cell
+                fp.pointee.envDepth += 1
+                pc += 2
+            case .getDynamic:
+                r[op(1)] = try getDynamic(fp.pointee.env, try atom(data, op(2)), strict: data.code.isStrict).0
+                pc += 3
+            case .getDynamicCallee:
+                let (f, t) = try getDynamic(fp.pointee.env, try atom(data, op(3)), strict: data.code.isStrict)
+                r[op(1)] = f
+                r[op(2)] = t
+                pc += 4
+            case .setDynamic:
+                try setDynamic(fp.pointee.env, try atom(data, op(1)), r[op(2)], strict: data.code.isStrict)
+                pc += 3
+            case .typeOfDynamic:
+                r[op(1)] = try typeOfDynamic(fp.pointee.env, try atom(data, op(2)))
+                pc += 3
+            case .deleteDynamic:
+                r[op(1)] = Value(try deleteDynamic(fp.pointee.env, try atom(data, op(2))))
+                pc += 3
+            case .initEvalVar:
+                try initEvalVar(fp.pointee.env, try atom(data, op(1)), r[op(2)])
+                pc += 3
+            case .callEval:
+                let f = r[op(2)]
+                let argc = op(5)
+                let args = UnsafeBufferPointer(start: UnsafePointer(r + op(4)), count: argc)
+                if let ev = realm.evalFunction, f.isCell, f.asCell == ev.cell {
+                    r[op(1)] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
+                } else {
+                    r[op(1)] = try callFunction(f, this: r[op(3)], args)
+                }
+                pc += 6
             case .throwConstAssign:
                 throw try typeError("Assignment to constant variable '\(try atomString(data, op(1)))'.")
 
