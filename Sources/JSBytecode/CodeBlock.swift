@@ -74,6 +74,8 @@ public final class CodeBlock: @unchecked Sendable {
     public var span: Span
     /// An arrow that uses `this`/`super`/`new.target`: its closure captures them.
     public var capturesThis = false
+    /// Function code that is not (only) an arrow's: `new.target` is allowed in direct eval.
+    public var allowsNewTarget = false
     /// A derived class without a written constructor: forwards its arguments to super().
     public var isDefaultDerivedConstructor = false
     /// The function creates an `arguments` object at entry.

@@ -470,6 +470,8 @@ extension FunctionCompiler {
     func unary(_ op: UnaryOp, _ x: Expr, _ e: Expr, into dst: Int?) throws(CompileError) -> Int {
         switch op {
         case .typeof:
+            var x = x
+            while case .parenthesized(let inner) = x.kind { x = inner }
             if case .identifier(let name) = x.kind, resolve(name) == nil {
                 let r = dst ?? temp()
                 emit(.typeOfGlobal, r, atom(name))

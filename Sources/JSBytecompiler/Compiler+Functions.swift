@@ -98,6 +98,7 @@ extension FunctionCompiler {
         code.isGenerator = fn.isGenerator
         code.length = fn.expectedArgumentCount
         code.capturesThis = fn.kind == .arrow && fn.usesThis
+        code.allowsNewTarget = fn.kind != .arrow || self.code.allowsNewTarget
         let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
         try fc.compileBody(fn)
         return code
@@ -118,7 +119,8 @@ extension FunctionCompiler {
         }
         // The function scope: parameters, vars, top-level functions, lexical declarations.
         let sloppyEval = fn.hasDirectEval && !fn.isStrict
-        let cs = enterScope(fn.scope, isFunctionScope: true, evalVarsSlot: sloppyEval)
+        let cs = enterScope(fn.scope, isFunctionScope: true, evalVarsSlot: sloppyEval,
+                            evalVarsParameterScope: fn.bodyScope != nil)
         // Parameters: simple ones bind their register (or an environment slot).
         let usesArgumentsObject = fn.usesArguments && fn.kind != .arrow && fn.scope.binding(named: "arguments") == nil
         if usesArgumentsObject {

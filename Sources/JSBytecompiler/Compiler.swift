@@ -31,8 +31,9 @@ public enum Compiler {
     /// run time through the caller's environment chain. In sloppy eval code, top-level
     /// `var`/function names become bindings of the caller's variable environment (the
     /// runtime instantiates them from `evalVarNames`/`evalFunctionNames` before running).
-    public static func compileEval(_ program: Program, strict: Bool) throws(CompileError) -> CodeBlock {
+    public static func compileEval(_ program: Program, strict: Bool, allowsNewTarget: Bool) throws(CompileError) -> CodeBlock {
         let code = CodeBlock(name: "eval", span: Span(0, program.source.bytes.count))
+        code.allowsNewTarget = allowsNewTarget
         code.source = program.source
         code.isStrict = strict
         let fc = FunctionCompiler(code: code, parent: nil, function: nil, source: program.source)
@@ -43,6 +44,8 @@ public enum Compiler {
 
     /// The environment slot that holds a sloppy function's eval-declared vars (an object).
     public static let evalVarsSlotName = "%evalvars"
+    /// The same, in the parameter scope of a function with parameter expressions.
+    public static let evalVarsParameterSlotName = "%evalvars-params"
 
     /// Slot names carry the binding's kind as a prefix character (the runtime's dynamic
     /// lookups need it): none for var-like, \u{1} mutable lexical, \u{2} const,
@@ -235,7 +238,8 @@ final class FunctionCompiler {
     /// Enters a scope: captured bindings get environment slots, the rest registers.
     @discardableResult
     func enterScope(_ scope: Scope?, isFunctionScope: Bool = false, isSwitch: Bool = false,
-                    extraNames: [String] = [], skipVars: Bool = false, evalVarsSlot: Bool = false) -> CompileScope {
+                    extraNames: [String] = [], skipVars: Bool = false, evalVarsSlot: Bool = false,
+                    evalVarsParameterScope: Bool = false) -> CompileScope {
         let cs = CompileScope(scope: scope, owner: self)
         cs.isSwitch = isSwitch
         scopes.append(cs)
@@ -246,7 +250,7 @@ final class FunctionCompiler {
             cs.environmentSize += 1
         }
         if evalVarsSlot {
-            cs.slotNames.append(Compiler.evalVarsSlotName)
+            cs.slotNames.append(evalVarsParameterScope ? Compiler.evalVarsParameterSlotName : Compiler.evalVarsSlotName)
             cs.environmentSize += 1
         }
         guard let scope else { return cs }

@@ -19,10 +19,17 @@ final class ScopeLayout {
     var kinds: [UInt8] = []
     /// The slot holding the object of eval-declared vars (sloppy functions with direct eval), or -1.
     var evalVarsSlot = -1
+    /// The eval-var slot belongs to the parameter scope of a function with parameter expressions.
+    var isParameterScope = false
 
     init(_ names: [String]) {
         for (i, n) in names.enumerated() {
-            if n == Compiler.evalVarsSlotName { evalVarsSlot = i; kinds.append(0); continue }
+            if n == Compiler.evalVarsSlotName || n == Compiler.evalVarsParameterSlotName {
+                evalVarsSlot = i
+                isParameterScope = n == Compiler.evalVarsParameterSlotName
+                kinds.append(0)
+                continue
+            }
             var kind: UInt8 = 0
             var name = n
             if let f = n.unicodeScalars.first, f.value >= 1 && f.value <= 3 {
@@ -234,6 +241,8 @@ extension Runtime {
             e = en.parent
         }
         if let (en, l) = varEnv {
+            // Eval in parameter expressions may not declare `arguments`.
+            if l.isParameterScope && names.contains("arguments") { throw try redeclared("arguments") }
             for n in names where l.index[n] == nil {
                 let o = try evalVarsObject(en, l)
                 let k = Key.named(PropertyKey(cell: atom(n)))
@@ -279,8 +288,7 @@ extension Runtime {
             let code = f.data.takeUnretainedValue().code
             callerStrict = code.isStrict
             options.strict = callerStrict
-            let inFunction = !f.callee.isUndefined
-            options.allowNewTarget = inFunction
+            options.allowNewTarget = code.allowsNewTarget
             options.allowSuperProperty = !f.home.isUndefined
             options.allowSuperCall = code.kind == .derivedConstructor
         }
@@ -293,7 +301,7 @@ extension Runtime {
         let strict = callerStrict || program.isStrict
         let code: CodeBlock
         do {
-            code = try Compiler.compileEval(program, strict: strict)
+            code = try Compiler.compileEval(program, strict: strict, allowsNewTarget: options.allowNewTarget)
         } catch {
             throw try makeError(.syntaxError, error.message)
         }
