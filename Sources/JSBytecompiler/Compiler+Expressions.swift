@@ -644,13 +644,29 @@ extension FunctionCompiler {
         let m = nextRegister
         switch e.kind {
         case .call(let callee, let args, let optional):
-            if case .identifier("eval") = callee.kind, !optional,
-               !args.contains(where: { if case .spread = $0 { return true }; return false }) {
+            if case .identifier("eval") = callee.kind, !optional {
                 // A direct eval if `eval` is %eval% at run time (else an ordinary call).
                 let f = temp()
                 let thisReg = temp()
                 var exits: [Int] = []
                 try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
+                if args.contains(where: { if case .spread = $0 { return true }; return false }) {
+                    // Spread arguments: the array in the argument register, count -1.
+                    let arr = temp()
+                    emit(.newArray, arr, 0, 0)
+                    for a in args {
+                        let m2 = nextRegister
+                        switch a {
+                        case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+                        case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+                        }
+                        nextRegister = m2
+                    }
+                    mark(e.span.start)
+                    emit(.callEval, r, f, thisReg, arr, -1)
+                    nextRegister = m
+                    return r
+                }
                 let base = temps(args.count)
                 for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
                 mark(e.span.start)

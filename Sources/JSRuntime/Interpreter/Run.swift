@@ -340,11 +340,28 @@ extension Runtime {
             case .callEval:
                 let f = r[op(2)]
                 let argc = op(5)
-                let args = UnsafeBufferPointer(start: UnsafePointer(r + op(4)), count: argc)
-                if let ev = realm.evalFunction, f.isCell, f.asCell == ev.cell {
-                    r[op(1)] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
+                let isEval = realm.evalFunction.map { f.isCell && f.asCell == $0.cell } ?? false
+                if argc < 0 {
+                    // Spread arguments: an array.
+                    let arr = JSObject(r[op(4)])
+                    let n = Int(arr.arrayLength)
+                    if isEval {
+                        let x = n > 0 ? try get(arr, .index(0), receiver: Value(cell: arr.cell)) : Value.undefined
+                        r[op(1)] = try performEval(x, caller: fp.pointee)
+                    } else {
+                        let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+                            for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+                            return try callFunction(f, this: r[op(3)], UnsafeBufferPointer(start: buf.baseAddress, count: n))
+                        }
+                        r[op(1)] = result
+                    }
                 } else {
-                    r[op(1)] = try callFunction(f, this: r[op(3)], args)
+                    let args = UnsafeBufferPointer(start: UnsafePointer(r + op(4)), count: argc)
+                    if isEval {
+                        r[op(1)] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
+                    } else {
+                        r[op(1)] = try callFunction(f, this: r[op(3)], args)
+                    }
                 }
                 pc += 6
             case .throwConstAssign:
