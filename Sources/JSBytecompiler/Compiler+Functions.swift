@@ -120,7 +120,7 @@ extension FunctionCompiler {
         // The function scope: parameters, vars, top-level functions, lexical declarations.
         let sloppyEval = fn.hasDirectEval && !fn.isStrict
         let cs = enterScope(fn.scope, isFunctionScope: true, evalVarsSlot: sloppyEval,
-                            evalVarsParameterScope: fn.bodyScope != nil && fn.kind != .arrow)
+                            evalVarsParameterScope: fn.bodyScope != nil)
         // Parameters: simple ones bind their register (or an environment slot).
         let usesArgumentsObject = fn.usesArguments && fn.kind != .arrow && fn.scope.binding(named: "arguments") == nil
         if usesArgumentsObject {

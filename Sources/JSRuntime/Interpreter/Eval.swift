@@ -241,8 +241,9 @@ extension Runtime {
             e = en.parent
         }
         if let (en, l) = varEnv {
-            // Eval in parameter expressions may not declare `arguments`.
-            if l.isParameterScope && names.contains("arguments") { throw try redeclared("arguments") }
+            // Eval in parameter expressions: the parameters (and a non-arrow function's
+            // `arguments`) are in an environment between the eval and its variable environment.
+            if l.isParameterScope { for n in names where l.index[n] != nil { throw try redeclared(n) } }
             for n in names where l.index[n] == nil {
                 let o = try evalVarsObject(en, l)
                 let k = Key.named(PropertyKey(cell: atom(n)))
