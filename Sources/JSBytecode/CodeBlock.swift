@@ -62,6 +62,10 @@ public final class CodeBlock: @unchecked Sendable {
     /// Slots of the function-level environment (0: none is created).
     public var functionEnvironmentSize = 0
     public var functionScopeNames: [String] = []
+    /// Sloppy eval code: the `var` and function names it declares in the caller's
+    /// variable environment (EvalDeclarationInstantiation).
+    public var evalVarNames: [String] = []
+    public var evalFunctionNames: [String] = []
     public var handlers: [Handler] = []
     /// (instruction offset, source offset) pairs, sorted by instruction offset.
     public var lineTable: [(pc: Int32, offset: Int32)] = []
@@ -70,6 +74,8 @@ public final class CodeBlock: @unchecked Sendable {
     public var span: Span
     /// An arrow that uses `this`/`super`/`new.target`: its closure captures them.
     public var capturesThis = false
+    /// Function code that is not (only) an arrow's: `new.target` is allowed in direct eval.
+    public var allowsNewTarget = false
     /// A derived class without a written constructor: forwards its arguments to super().
     public var isDefaultDerivedConstructor = false
     /// The function creates an `arguments` object at entry.

@@ -41,6 +41,8 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getScope, setScope, initScope, checkTDZ, getScopeChecked, setScopeChecked
     case pushScope, popScope, copyScope
     case throwConstAssign
+    // Dynamic names (inside `with`, free names of eval code), object environments
+    case getDynamic, setDynamic, typeOfDynamic, deleteDynamic, getDynamicCallee, initEvalVar, pushWith
     // Properties
     case getProp, setProp, setPropStrict, getElem, setElem, setElemStrict
     case deleteProp, deleteElem, defineField, defineGetter, defineSetter, defineMethod
@@ -102,6 +104,18 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .pushScope: return [.imm, .const]
         case .popScope, .copyScope: return []
         case .throwConstAssign: return [.atom]
+        // getDynamic dst, name: resolves name through the environment chain, then globals
+        case .getDynamic, .typeOfDynamic, .deleteDynamic: return [.reg, .atom]
+        // setDynamic name, value (strictness from the code block)
+        case .setDynamic: return [.atom, .reg]
+        // getDynamicCallee function, this, name: `this` is the object of a with environment
+        // the name was found in, else undefined
+        case .getDynamicCallee: return [.reg, .reg, .atom]
+        // initEvalVar name, value: sets a sloppy eval's function declaration in the
+        // caller's variable environment
+        case .initEvalVar: return [.atom, .reg]
+        // pushWith object: pushes an object environment (ToObject of the value)
+        case .pushWith: return [.reg]
         case .getProp: return [.reg, .reg, .atom, .ic]
         case .setProp, .setPropStrict: return [.reg, .atom, .reg, .ic]
         case .getElem: return [.reg, .reg, .reg, .ic]

@@ -28,6 +28,10 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             emit(.getGlobal, r, atom(name), newIC())
             return r
+        case .dynamic:
+            let r = dst ?? temp()
+            emit(.getDynamic, r, atom(name))
+            return r
         }
     }
 
@@ -36,6 +40,10 @@ extension FunctionCompiler {
     func storeName(_ name: String, _ value: Int, initialize: Bool, offset: Int32) throws(CompileError) {
         guard let info = resolve(name) else {
             emit(code.isStrict ? .setGlobalStrict : .setGlobal, atom(name), value, newIC())
+            return
+        }
+        if case .dynamic = info.location {
+            emit(.setDynamic, atom(name), value)
             return
         }
         if !initialize && info.kind == .const {
@@ -62,6 +70,8 @@ extension FunctionCompiler {
             } else {
                 emit(code.isStrict ? .setGlobalStrict : .setGlobal, atom(name), value, newIC())
             }
+        case .dynamic:
+            break
         }
         if initialize { markInitialized(name) }
     }
@@ -75,6 +85,7 @@ extension FunctionCompiler {
                 case .register(let r): emit(.mov, r, value)
                 case .environment(_, let slot): emit(.setScope, hops, slot, value)
                 case .global: emit(.setGlobal, atom(name), value, newIC())
+                case .dynamic: emit(.setDynamic, atom(name), value)
                 }
                 return
             }
@@ -459,9 +470,16 @@ extension FunctionCompiler {
     func unary(_ op: UnaryOp, _ x: Expr, _ e: Expr, into dst: Int?) throws(CompileError) -> Int {
         switch op {
         case .typeof:
+            var x = x
+            while case .parenthesized(let inner) = x.kind { x = inner }
             if case .identifier(let name) = x.kind, resolve(name) == nil {
                 let r = dst ?? temp()
                 emit(.typeOfGlobal, r, atom(name))
+                return r
+            }
+            if case .identifier(let name) = x.kind, case .dynamic? = resolve(name)?.location {
+                let r = dst ?? temp()
+                emit(.typeOfDynamic, r, atom(name))
                 return r
             }
             let v = try expression(x, into: nil)
@@ -490,7 +508,9 @@ extension FunctionCompiler {
                 }
             case .identifier(let name):
                 // Sloppy `delete x`: only configurable global properties can be deleted.
-                if resolve(name) != nil { emit(.loadFalse, r) } else {
+                if case .dynamic? = resolve(name)?.location {
+                    emit(.deleteDynamic, r, atom(name))
+                } else if resolve(name) != nil { emit(.loadFalse, r) } else {
                     let g = temp()
                     emit(.getGlobal, g, atom("globalThis"), newIC())
                     emit(.deleteProp, r, g, atom(name), 0)
@@ -606,6 +626,13 @@ extension FunctionCompiler {
             let k = try propertyKeyRegister(property)
             emit(.getSuperElem, f, k)
             nextRegister = m
+        case .identifier(let name):
+            if case .dynamic? = resolve(name)?.location {
+                emit(.getDynamicCallee, f, thisReg, atom(name))
+            } else {
+                emit(.loadUndefined, thisReg)
+                try chainElement(c, into: f, exits: &exits, thisOut: nil)
+            }
         default:
             emit(.loadUndefined, thisReg)
             try chainElement(c, into: f, exits: &exits, thisOut: nil)
@@ -616,9 +643,36 @@ extension FunctionCompiler {
         let r = dst ?? temp()
         let m = nextRegister
         switch e.kind {
-        case .call(let callee, _, _):
-            if case .identifier("eval") = callee.kind, resolve("eval") == nil {
-                throw error("direct eval is not supported by the interpreter yet", e.span.start)
+        case .call(let callee, let args, let optional):
+            if case .identifier("eval") = callee.kind, !optional {
+                // A direct eval if `eval` is %eval% at run time (else an ordinary call).
+                let f = temp()
+                let thisReg = temp()
+                var exits: [Int] = []
+                try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
+                if args.contains(where: { if case .spread = $0 { return true }; return false }) {
+                    // Spread arguments: the array in the argument register, count -1.
+                    let arr = temp()
+                    emit(.newArray, arr, 0, 0)
+                    for a in args {
+                        let m2 = nextRegister
+                        switch a {
+                        case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+                        case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+                        }
+                        nextRegister = m2
+                    }
+                    mark(e.span.start)
+                    emit(.callEval, r, f, thisReg, arr, -1)
+                    nextRegister = m
+                    return r
+                }
+                let base = temps(args.count)
+                for (i, a) in args.enumerated() { if case .expr(let x) = a { _ = try expression(x, into: base + i) } }
+                mark(e.span.start)
+                emit(.callEval, r, f, thisReg, base, args.count)
+                nextRegister = m
+                return r
             }
             var exits: [Int] = []
             try chainElement(e, into: r, exits: &exits, thisOut: nil)

@@ -34,6 +34,38 @@ extension FunctionCompiler {
         code.registerCount = max(maxRegister, 1)
     }
 
+    // MARK: - Eval code
+
+    func compileEvalCode(_ program: Program) throws(CompileError) {
+        let strict = code.isStrict
+        if !strict {
+            for b in program.scope.bindings {
+                if b.kind == .var { code.evalVarNames.append(b.name) }
+                if b.kind == .function { code.evalFunctionNames.append(b.name) }
+            }
+        }
+        // The eval's own lexical environment (and, in strict code, its variable environment).
+        let cs = enterScope(program.scope, skipVars: !strict)
+        if strict {
+            for b in program.scope.bindings where b.kind == .var || b.kind == .function {
+                if case .environment(0, let slot)? = cs.names[b.name]?.location {
+                    let r = temp()
+                    emit(.loadUndefined, r)
+                    emit(.initScope, 0, slot, r)
+                    nextRegister -= 1
+                }
+            }
+        }
+        try hoistFunctions(program.body)
+        let completion = temp()
+        emit(.loadUndefined, completion)
+        completionRegister = completion
+        for s in program.body { try statement(s) }
+        emit(.ret, completion)
+        code.instructions = words
+        code.registerCount = max(maxRegister, 1)
+    }
+
     /// Creates the closures of the function declarations directly in a statement list.
     func hoistFunctions(_ body: [Stmt]) throws(CompileError) {
         for s in body {
@@ -44,7 +76,9 @@ extension FunctionCompiler {
             let r = temp()
             let inner = try compileFunction(fn)
             emit(.newClosure, r, constant(.function(inner)))
-            if case .global? = resolve(name)?.location, scopes.count == 1 {
+            if isEvalCode && scopes.count == 1 && !code.isStrict {
+                emit(.initEvalVar, atom(name), r)
+            } else if case .global? = resolve(name)?.location, scopes.count == 1 {
                 emit(.declareGlobalFunction, atom(name), r)
             } else {
                 try storeName(name, r, initialize: true, offset: s.span.start)
@@ -64,6 +98,7 @@ extension FunctionCompiler {
         code.isGenerator = fn.isGenerator
         code.length = fn.expectedArgumentCount
         code.capturesThis = fn.kind == .arrow && fn.usesThis
+        code.allowsNewTarget = fn.kind != .arrow || self.code.allowsNewTarget
         let fc = FunctionCompiler(code: code, parent: self, function: fn, source: source)
         try fc.compileBody(fn)
         return code
@@ -83,7 +118,9 @@ extension FunctionCompiler {
             emit(.generatorStart, g)
         }
         // The function scope: parameters, vars, top-level functions, lexical declarations.
-        let cs = enterScope(fn.scope, isFunctionScope: true)
+        let sloppyEval = fn.hasDirectEval && !fn.isStrict
+        let cs = enterScope(fn.scope, isFunctionScope: true, evalVarsSlot: sloppyEval,
+                            evalVarsParameterScope: fn.bodyScope != nil)
         // Parameters: simple ones bind their register (or an environment slot).
         let usesArgumentsObject = fn.usesArguments && fn.kind != .arrow && fn.scope.binding(named: "arguments") == nil
         if usesArgumentsObject {
@@ -171,7 +208,7 @@ extension FunctionCompiler {
                 _ = try loadName(b.name, offset: fn.span.start, into: r)
                 paramValues[b.name] = r
             }
-            let bcs = enterScope(body)
+            let bcs = enterScope(body, evalVarsSlot: sloppyEval)
             for b in body.bindings where b.kind == .var || b.kind == .function {
                 if let r = paramValues[b.name] {
                     try storeName(b.name, r, initialize: true, offset: fn.span.start)

@@ -126,8 +126,20 @@ extension FunctionCompiler {
                 let ctx = jumps.removeLast()
                 for j in ctx.breakJumps { patch(j) }
             }
-        case .with:
-            throw error("the with statement is not supported by the interpreter yet", s.span.start)
+        case .with(let object, let body):
+            // An object environment; every name beyond it resolves dynamically.
+            let o = try expression(object, into: nil)
+            if let c = completionRegister { emit(.loadUndefined, c) }
+            emit(.pushWith, o)
+            environmentDepth += 1
+            let cs = CompileScope(scope: nil, owner: self)
+            cs.hasEnvironment = true
+            cs.isWith = true
+            scopes.append(cs)
+            try statement(body)
+            scopes.removeLast()
+            emit(.popScope)
+            environmentDepth -= 1
         }
     }
 

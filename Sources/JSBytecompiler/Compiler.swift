@@ -26,6 +26,38 @@ public enum Compiler {
         try fc.compileScript(program)
         return code
     }
+
+    /// Compiles eval code (PerformEval). Names the code does not declare are resolved at
+    /// run time through the caller's environment chain. In sloppy eval code, top-level
+    /// `var`/function names become bindings of the caller's variable environment (the
+    /// runtime instantiates them from `evalVarNames`/`evalFunctionNames` before running).
+    public static func compileEval(_ program: Program, strict: Bool, allowsNewTarget: Bool) throws(CompileError) -> CodeBlock {
+        let code = CodeBlock(name: "eval", span: Span(0, program.source.bytes.count))
+        code.allowsNewTarget = allowsNewTarget
+        code.source = program.source
+        code.isStrict = strict
+        let fc = FunctionCompiler(code: code, parent: nil, function: nil, source: program.source)
+        fc.isEvalCode = true
+        try fc.compileEvalCode(program)
+        return code
+    }
+
+    /// The environment slot that holds a sloppy function's eval-declared vars (an object).
+    public static let evalVarsSlotName = "%evalvars"
+    /// The same, in the parameter scope of a function with parameter expressions.
+    public static let evalVarsParameterSlotName = "%evalvars-params"
+
+    /// Slot names carry the binding's kind as a prefix character (the runtime's dynamic
+    /// lookups need it): none for var-like, \u{1} mutable lexical, \u{2} const,
+    /// \u{3} a function expression's own name (immutable; sloppy writes are ignored).
+    static func slotName(_ name: String, _ kind: BindingKind) -> String {
+        switch kind {
+        case .let, .class, .blockFunction: return "\u{1}" + name
+        case .const, .classInnerName: return "\u{2}" + name
+        case .functionName: return "\u{3}" + name
+        default: return name
+        }
+    }
 }
 
 /// Where a name lives.
@@ -34,6 +66,8 @@ enum Location {
     /// `hops` environments up from the current one, slot `slot`.
     case environment(hops: Int, slot: Int)
     case global
+    /// Resolved at run time by name (inside `with`, or free names of eval code).
+    case dynamic
 }
 
 struct BindingInfo {
@@ -57,6 +91,8 @@ final class CompileScope {
     var isSwitch = false
     /// Lexical bindings whose declaration has been compiled (later uses need no TDZ check).
     var initialized: Set<String> = []
+    /// A `with` object environment: names beyond it resolve dynamically.
+    var isWith = false
     init(scope: Scope?, owner: FunctionCompiler) { self.scope = scope; self.owner = owner }
 }
 
@@ -99,6 +135,8 @@ final class FunctionCompiler {
     var generatorRegister: Int?
     /// Scripts: the register holding the completion value.
     var completionRegister: Int?
+    /// Top-level eval code: free names resolve dynamically.
+    var isEvalCode = false
 
     init(code: CodeBlock, parent: FunctionCompiler?, function: FunctionNode?, source: SourceFile) {
         self.code = code
@@ -200,23 +238,29 @@ final class FunctionCompiler {
     /// Enters a scope: captured bindings get environment slots, the rest registers.
     @discardableResult
     func enterScope(_ scope: Scope?, isFunctionScope: Bool = false, isSwitch: Bool = false,
-                    extraNames: [String] = []) -> CompileScope {
+                    extraNames: [String] = [], skipVars: Bool = false, evalVarsSlot: Bool = false,
+                    evalVarsParameterScope: Bool = false) -> CompileScope {
         let cs = CompileScope(scope: scope, owner: self)
         cs.isSwitch = isSwitch
         scopes.append(cs)
         // Compiler-made bindings (private names, computed field keys): always in the environment.
         for n in extraNames {
             cs.names[n] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .const, declarationEnd: -1)
-            cs.slotNames.append(n)
+            cs.slotNames.append(Compiler.slotName(n, .const))
+            cs.environmentSize += 1
+        }
+        if evalVarsSlot {
+            cs.slotNames.append(evalVarsParameterScope ? Compiler.evalVarsParameterSlotName : Compiler.evalVarsSlotName)
             cs.environmentSize += 1
         }
         guard let scope else { return cs }
         let forceEnvironment = scope.containsDirectEval
         for b in scope.bindings {
             if b.kind == .parameter && isFunctionScope { continue }   // placed by the function prologue
+            if skipVars && (b.kind == .var || b.kind == .function) { continue }
             if b.isCaptured || forceEnvironment {
                 cs.names[b.name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: b.kind, declarationEnd: b.offset)
-                cs.slotNames.append(b.name)
+                cs.slotNames.append(Compiler.slotName(b.name, b.kind))
                 cs.environmentSize += 1
             } else {
                 let r = temp()
@@ -251,9 +295,12 @@ final class FunctionCompiler {
         var hops = 0
         var fc: FunctionCompiler? = self
         var crossedFunction = false
+        var sawSloppyEval = false
         while let f = fc {
             for cs in f.scopes.reversed() {
+                if cs.isWith { return BindingInfo(location: .dynamic, kind: .var, declarationEnd: -1) }
                 if var info = cs.names[name] {
+                    if sawSloppyEval { return BindingInfo(location: .dynamic, kind: info.kind, declarationEnd: -1) }
                     switch info.location {
                     case .register:
                         if crossedFunction { return nil }   // cannot happen: captured bindings live in environments
@@ -261,16 +308,23 @@ final class FunctionCompiler {
                     case .environment(_, let slot):
                         info.location = .environment(hops: hops, slot: slot)
                         return info
-                    case .global:
+                    case .global, .dynamic:
                         return info
                     }
                 }
                 if cs.hasEnvironment { hops += 1 }
+                // Past the var scope of a sloppy function with direct eval, an eval-declared
+                // var may shadow outer bindings: resolve at run time.
+                if let s = cs.scope, s.containsDirectEval, s.kind == .function || s.kind == .functionBody,
+                   let fn = f.function, !fn.isStrict {
+                    sawSloppyEval = true
+                }
             }
+            if f.parent == nil && f.isEvalCode { return BindingInfo(location: .dynamic, kind: .var, declarationEnd: -1) }
             fc = f.parent
             crossedFunction = true
         }
-        return nil
+        return sawSloppyEval ? BindingInfo(location: .dynamic, kind: .var, declarationEnd: -1) : nil
     }
 
     /// Is the binding certainly initialized here (no TDZ check needed)? True after its

@@ -77,6 +77,8 @@ public final class Realm {
     var arrowShape: UnsafeMutableRawPointer!
 
     /// Global lexical declarations (let/const/class at script top level): atom -> cell index.
+    /// %eval% (direct eval compares the callee with it).
+    public var evalFunction: JSObject!
     var lexicalIndex: [UnsafeMutableRawPointer: Int] = [:]
     var lexicalValues: [Value] = []
     var lexicalIsConst: [Bool] = []
@@ -94,7 +96,7 @@ public final class Realm {
         }
         for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,
                   aggregateErrorPrototype, aggregateErrorConstructor, mapPrototype, setPrototype, weakMapPrototype,
-                  weakSetPrototype, mapIteratorPrototype, setIteratorPrototype, mapConstructor, setConstructor] {
+                  weakSetPrototype, mapIteratorPrototype, setIteratorPrototype, mapConstructor, setConstructor, evalFunction] {
             if let o { m.mark(cell: o.cell) }
         }
         for (_, v) in symbolRegistry { m.mark(v) }

@@ -48,6 +48,7 @@ extension Runtime {
 
         try installObject()
         try installFunction()
+        try installEval()
         try installArray()
         try installIteration()
         try installSymbol()

@@ -19,6 +19,8 @@ final class CodeData {
     var nameValue = Value.empty
     let constantCount: Int
     let atomCount: Int
+    /// Decoded environment layouts by tag (see Eval.swift).
+    var layouts: [Int: ScopeLayout] = [:]
 
     init(code: CodeBlock) {
         self.code = code
@@ -280,6 +282,7 @@ extension Runtime {
         if code.functionEnvironmentSize > 0 {
             for i in 0..<r { _ = i }
             let e = try makeEnvironment(parent: env, count: code.functionEnvironmentSize)
+            e.layout = data.layoutWord(Runtime.functionLayoutTag)
             env = e.cell
         }
         frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: args.count,

@@ -290,6 +290,7 @@ extension Runtime {
                 pc += 3
             case .pushScope:
                 let env = try makeEnvironment(parent: fp.pointee.env, count: Int(ins[pc + 1]))
+                if Int(ins[pc + 2]) < 0xFFFE { env.layout = data.layoutWord(Int(ins[pc + 2]) + 1) }
                 fp.pointee.env = env.cell
                 fp.pointee.envDepth += 1
                 pc += 3
@@ -305,6 +306,65 @@ extension Runtime {
                 env.layout = cur.layout
                 fp.pointee.env = env.cell
                 pc += 1
+            case .pushWith:
+                let v = r[Int(ins[pc + 1])]
+                if v.isNullish { throw try typeError("Cannot convert \(v.isNull ? "null" : "undefined") to object") }
+                let o = try toObject(v)
+                heap.pushRoot(Value(cell: o.cell))
+                let env = try makeEnvironment(parent: fp.pointee.env, count: 1)
+                heap.popRoots(1)
+                env.slots[0] = Value(cell: o.cell)
+                env.layout = Runtime.withLayout
+                fp.pointee.env = env.cell
+                fp.pointee.envDepth += 1
+                pc += 2
+            case .getDynamic:
+                r[Int(ins[pc + 1])] = try getDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2])), strict: data.code.isStrict).0
+                pc += 3
+            case .getDynamicCallee:
+                let (f, t) = try getDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 3])), strict: data.code.isStrict)
+                r[Int(ins[pc + 1])] = f
+                r[Int(ins[pc + 2])] = t
+                pc += 4
+            case .setDynamic:
+                try setDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])], strict: data.code.isStrict)
+                pc += 3
+            case .typeOfDynamic:
+                r[Int(ins[pc + 1])] = try typeOfDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2])))
+                pc += 3
+            case .deleteDynamic:
+                r[Int(ins[pc + 1])] = Value(try deleteDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2]))))
+                pc += 3
+            case .initEvalVar:
+                try initEvalVar(fp.pointee.env, try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])])
+                pc += 3
+            case .callEval:
+                let f = r[Int(ins[pc + 2])]
+                let argc = Int(ins[pc + 5])
+                let isEval = realm.evalFunction.map { f.isCell && f.asCell == $0.cell } ?? false
+                if argc < 0 {
+                    // Spread arguments: an array.
+                    let arr = JSObject(r[Int(ins[pc + 4])])
+                    let n = Int(arr.arrayLength)
+                    if isEval {
+                        let x = n > 0 ? try get(arr, .index(0), receiver: Value(cell: arr.cell)) : Value.undefined
+                        r[Int(ins[pc + 1])] = try performEval(x, caller: fp.pointee)
+                    } else {
+                        let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+                            for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+                            return try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: buf.baseAddress, count: n))
+                        }
+                        r[Int(ins[pc + 1])] = result
+                    }
+                } else {
+                    let args = UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 4])), count: argc)
+                    if isEval {
+                        r[Int(ins[pc + 1])] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
+                    } else {
+                        r[Int(ins[pc + 1])] = try callFunction(f, this: r[Int(ins[pc + 3])], args)
+                    }
+                }
+                pc += 6
             case .throwConstAssign:
                 throw try typeError("Assignment to constant variable '\(try atomString(data, Int(ins[pc + 1])))'.")
 

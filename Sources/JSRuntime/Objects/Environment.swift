@@ -32,6 +32,7 @@ extension Runtime {
         header(cell).pointee.aux = UInt32(count)
         let env = Environment(cell)
         env.parent = parent
+        env.layout = 0
         // New bindings start uninitialized (TDZ); the compiler initializes vars.
         for i in 0..<count { env.slots[i] = .empty }
         return env
