@@ -14,19 +14,19 @@ public enum JSRun {
     Options:
       -e CODE           run CODE
       -p EXPR           run EXPR and print its value
-      --check FILE...   parse only: report syntax errors (file:line:column) and exit
+      --check, -c FILE... parse only: report syntax errors (file:line:column) and exit
       --strict          parse as strict-mode code (with --check)
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
       --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
                         (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
-      --timeout=SECONDS end the worker after SECONDS (exit status 124)
+      --timeout=SECONDS end the worker after SECONDS (exit status 124; per input in the REPL)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
                         (=fresh: each in a fresh worker, slower)
       --lockdown-policy print the worker's system-call policy
-      --version         print the version
+      --version, -v     print the version
       -h, --help        print this help
 
     FILE may be - (stdin). The arguments after FILE (all positional arguments with -e/-p)
