@@ -11,7 +11,7 @@ extension JSRun {
     /// Runs a script in a locked worker: the worker starts (and initializes its runtime)
     /// while this process reads the script; the script goes over the socket; the
     /// worker's output goes straight to the inherited stdout/stderr.
-    static func runLocked(name: String, options: Execute.Options, printResult: Bool, settings: LockdownSettings,
+    static func runLocked(name: String, args: [String], options: Execute.Options, printResult: Bool, settings: LockdownSettings,
                           source: () throws(FileIO.Failure) -> [UInt8]) -> Int32 {
         var s = Supervisor.Settings()
         s.timeout = settings.timeout
@@ -32,13 +32,15 @@ extension JSRun {
             FileIO.err("jsrun: cannot read \(error.message)\n")
             return 2
         }
-        var request = EvaluateRequest(id: 1, name: name, source: bytes)
+        var request = EvaluateRequest(id: 2, name: name, source: bytes)
         request.printResult = printResult
         request.dumpBytecode = options.dumpBytecode
         request.gcStress = options.gcStress
         request.maxHeapBytes = UInt64(options.maxHeapBytes)
         do {
             try supervisor.awaitLockedDown()
+            // scriptArgs first: a request of its own, so the script's positions are untouched.
+            _ = try supervisor.request(.evaluate(EvaluateRequest(id: 1, name: "[scriptArgs]", source: scriptArgsSource(args))))
             let result = try supervisor.request(.evaluate(request))
             _ = supervisor.finish()
             return result.status

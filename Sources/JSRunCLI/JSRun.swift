@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSSyntax
 
 /// The `jsrun` command. `main.swift` only calls `JSRun.main`.
@@ -5,25 +8,34 @@ public enum JSRun {
     public static let version = "0.1.0"
 
     static let usage = """
-    Usage: jsrun [options] [FILE] [args...]
+    Usage: jsrun [options] [FILE [args...]]
+           jsrun [options]            (no FILE: a REPL on a terminal, else the script from stdin)
 
     Options:
       -e CODE           run CODE
       -p EXPR           run EXPR and print its value
-      --check FILE...   parse only: report syntax errors (file:line:column) and exit
+      --check, -c FILE... parse only: report syntax errors (file:line:column) and exit
       --strict          parse as strict-mode code (with --check)
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
       --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
                         (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
-      --timeout=SECONDS end the worker after SECONDS (exit status 124)
+      --timeout=SECONDS end the worker after SECONDS (exit status 124; per input in the REPL)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
                         (=fresh: each in a fresh worker, slower)
       --lockdown-policy print the worker's system-call policy
-      --version         print the version
+      --version, -v     print the version
       -h, --help        print this help
+
+    FILE may be - (stdin). The arguments after FILE (all positional arguments with -e/-p)
+    are the global scriptArgs, a frozen array of strings (FILE itself is not included).
+    An uncaught exception prints "Uncaught Name: message" and its stack, and exits 1.
+
+    With no FILE and a terminal on stdin, jsrun starts a REPL (.help, .exit, Ctrl-D) that
+    evaluates each input in the locked-down worker (in this process with --no-lockdown);
+    globals persist between inputs, and the promise job queue is drained after each.
 
     Scripts run in a worker process locked down with seccomp. A worker killed for a
     forbidden system call exits 159; a crash by signal N exits 128+N.
@@ -82,22 +94,45 @@ public enum JSRun {
             return status
         }
         if let (code, printResult) = inline {
+            // Under -e/-p every positional argument goes to scriptArgs.
             if lockdown.enabled {
-                return runLocked(name: "[eval]", options: options, printResult: printResult, settings: lockdown) { Array(code.utf8) }
+                return runLocked(name: "[eval]", args: files, options: options, printResult: printResult, settings: lockdown) { Array(code.utf8) }
             }
-            return Execute.run(SourceFile(name: "[eval]", text: code), options: options, printResult: printResult)
+            return runInProcess(SourceFile(name: "[eval]", text: code), args: files, options: options, printResult: printResult)
         }
-        if files.isEmpty { FileIO.err(usage); return 2 }
+        if files.isEmpty || files == ["-"] {
+            // No file: a REPL on a terminal, else the script is read from stdin (as node does).
+            if files.isEmpty && isatty(0) == 1 { return runRepl(options: options, settings: lockdown) }
+            if lockdown.enabled {
+                return runLocked(name: "[stdin]", args: [], options: options, printResult: false, settings: lockdown) { () throws(FileIO.Failure) in try readStdin() }
+            }
+            let bytes: [UInt8]
+            do { bytes = try readStdin() } catch {
+                FileIO.err("jsrun: cannot read \(error.message)\n")
+                return 2
+            }
+            return runInProcess(SourceFile(name: "[stdin]", bytes: bytes), args: [], options: options)
+        }
         let path = files[0]
+        let scriptArgs = Array(files.dropFirst())
         if lockdown.enabled {
-            return runLocked(name: path, options: options, printResult: false, settings: lockdown) { () throws(FileIO.Failure) in try FileIO.readFile(path) }
+            return runLocked(name: path, args: scriptArgs, options: options, printResult: false, settings: lockdown) { () throws(FileIO.Failure) in
+                path == "-" ? try readStdin() : try FileIO.readFile(path)
+            }
         }
         let bytes: [UInt8]
-        do { bytes = try FileIO.readFile(path) } catch {
+        do { bytes = path == "-" ? try readStdin() : try FileIO.readFile(path) } catch {
             FileIO.err("jsrun: cannot read \(error.message)\n")
             return 2
         }
-        return Execute.run(SourceFile(name: path, bytes: bytes), options: options)
+        return runInProcess(SourceFile(name: path == "-" ? "[stdin]" : path, bytes: bytes), args: scriptArgs, options: options)
+    }
+
+    /// Runs a script in this process (--no-lockdown), with `scriptArgs` defined.
+    static func runInProcess(_ source: SourceFile, args: [String], options: Execute.Options, printResult: Bool = false) -> Int32 {
+        guard let rt = Execute.makeRuntime() else { return 70 }
+        defineScriptArgs(args, in: rt)
+        return Execute.run(source, in: rt, options: options, printResult: printResult)
     }
 
     /// `64M`, `1G`, `512k`, or a byte count.

@@ -108,7 +108,9 @@ extension Runtime {
         heap.pushRoot(Value(cell: e.cell))
         defer { heap.popRoots(1) }
         try put(e, "message", try makeString(message))
-        try put(e, "stack", try makeString("\(type.rawValue): \(message)\n    at \(currentLocation())"))
+        // The whole call stack (as `new Error()` records it); the throw site when no frames.
+        let trace = stackTrace()
+        try put(e, "stack", try makeString("\(type.rawValue): \(message)\n" + (trace.isEmpty ? "    at \(currentLocation())" : trace)))
         return Value(cell: e.cell)
     }
 
