@@ -12,6 +12,7 @@ let package = Package(
     name: "Sable",
     products: [
         .library(name: "JSSyntax", targets: ["JSSyntax"]),
+        .library(name: "JSEngine", targets: ["JSEngine"]),
         .executable(name: "jsrun", targets: ["jsrun"]),
         .executable(name: "test262-parse", targets: ["Test262Parse"]),
         .executable(name: "test262", targets: ["Test262"]),
@@ -28,6 +29,8 @@ let package = Package(
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
         .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRegExp", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),
+        // Layer: engine. The public embedding API (JSContext, JSValue).
+        .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime",
                                                  "Lockdown", "EngineIPC"], swiftSettings: strict),
@@ -47,6 +50,7 @@ let package = Package(
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRegExpTests", dependencies: ["JSRegExp", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
+        .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
