@@ -57,8 +57,8 @@ func evalAfterJobs(_ source: String, _ expr: String, gcStress: Bool = false) thr
         for (const f of fib()) { if (f > 20) break; log.push(f) }
         log.join()
         """
-        #expect(try evalToString(src) == "1,i1,sent,iret,fin,fin,7,0,1,1,2,3,5,8,13")
-        #expect(try evalToString(src, gcStress: true) == "1,i1,sent,iret,fin,fin,7,0,1,1,2,3,5,8,13")
+        #expect(try evalToString(src) == "fin,1,i1,sent,iret,fin,7,0,1,1,2,3,5,8,13")
+        #expect(try evalToString(src, gcStress: true) == "fin,1,i1,sent,iret,fin,7,0,1,1,2,3,5,8,13")
     }
 }
 
