@@ -410,15 +410,22 @@ extension FunctionCompiler {
         return r
     }
 
-    /// `o[k]` for a member property (private names read only own private elements).
+    /// `o[k]` for a member property (private names read only own private elements; `.name`
+    /// uses the cached named access).
     func emitGetKeyed(_ dst: Int, _ o: Int, _ k: Int, _ property: PropertyKey) {
-        if case .privateName = property { emit(.getPrivate, dst, o, k) } else { emit(.getElem, dst, o, k, newIC()) }
+        switch property {
+        case .privateName: emit(.getPrivate, dst, o, k)
+        case .name(let n): emit(.getProp, dst, o, atom(n), newIC())
+        default: emit(.getElem, dst, o, k, newIC())
+        }
     }
 
     /// `o[k] = v` for a member property (private names write existing private elements).
     func emitSetKeyed(_ o: Int, _ k: Int, _ v: Int, _ property: PropertyKey) {
-        if case .privateName = property { emit(.setPrivate, o, k, v) } else {
-            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+        switch property {
+        case .privateName: emit(.setPrivate, o, k, v)
+        case .name(let n): emit(code.isStrict ? .setPropStrict : .setProp, o, atom(n), v, newIC())
+        default: emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
         }
     }
 

@@ -95,6 +95,8 @@ extension Runtime {
                 if a.isInt32 && b.isInt32 {
                     let (s, o) = a.asInt32.subtractingReportingOverflow(b.asInt32)
                     r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
+                } else if a.isNumber && b.isNumber {
+                    r[Int(ins[pc + 1])] = Value(a.asNumber - b.asNumber)
                 } else {
                     r[Int(ins[pc + 1])] = Value(try toNumber(a) - toNumber(b))
                 }
@@ -104,13 +106,15 @@ extension Runtime {
                 if a.isInt32 && b.isInt32 {
                     let (m, o) = a.asInt32.multipliedReportingOverflow(by: b.asInt32)
                     if !o && m != 0 { r[Int(ins[pc + 1])] = Value(int32: m) } else { r[Int(ins[pc + 1])] = Value(Double(a.asInt32) * Double(b.asInt32)) }
+                } else if a.isNumber && b.isNumber {
+                    r[Int(ins[pc + 1])] = Value(a.asNumber * b.asNumber)
                 } else {
                     r[Int(ins[pc + 1])] = Value(try toNumber(a) * toNumber(b))
                 }
                 pc += 4
             case .div:
                 let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
-                r[Int(ins[pc + 1])] = Value(try toNumber(a) / toNumber(b))
+                r[Int(ins[pc + 1])] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : Value(try toNumber(a) / toNumber(b))
                 pc += 4
             case .mod:
                 let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
@@ -149,6 +153,9 @@ extension Runtime {
                 let result: Bool
                 if a.isInt32 && b.isInt32 {
                     let x = a.asInt32, y = b.asInt32
+                    switch opcode { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
+                } else if a.isNumber && b.isNumber {
+                    let x = a.asNumber, y = b.asNumber
                     switch opcode { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
                 } else {
                     result = try compare(opcode, a, b)
@@ -224,6 +231,9 @@ extension Runtime {
                 }
                 if a.isInt32 && b.isInt32 {
                     let x = a.asInt32, y = b.asInt32
+                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
+                } else if a.isNumber && b.isNumber {
+                    let x = a.asNumber, y = b.asNumber
                     switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
                 } else {
                     result = try compare(base, a, b)
