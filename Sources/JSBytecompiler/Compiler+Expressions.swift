@@ -169,6 +169,27 @@ extension FunctionCompiler {
             return try arrayLiteral(elements, into: dst)
         case .object(let members):
             return try objectLiteral(members, into: dst)
+        case .function(let fn) where fn.name != nil:
+            // A named function expression sees its own name: an immutable binding in a
+            // one-slot environment around the closure (FunctionExpression evaluation, step 3).
+            let name = fn.name!
+            let cs = CompileScope(scope: nil, owner: self)
+            cs.names[name] = BindingInfo(location: .environment(hops: 0, slot: 0), kind: .functionName, declarationEnd: -1)
+            cs.slotNames = [Compiler.slotName(name, .functionName)]
+            cs.environmentSize = 1
+            cs.hasEnvironment = true
+            cs.initialized.insert(name)
+            scopes.append(cs)
+            emit(.pushScope, 1, constant(.scopeNames(cs.slotNames)))
+            environmentDepth += 1
+            let inner = try compileFunction(fn)
+            let r = dst ?? temp()
+            emit(.newClosure, r, constant(.function(inner)))
+            emit(.initScope, 0, 0, r)
+            emit(.popScope)
+            environmentDepth -= 1
+            scopes.removeLast()
+            return r
         case .function(let fn), .arrow(let fn):
             let inner = try compileFunction(fn)
             if inner.name.isEmpty, let n = inferredName { inner.name = n }
