@@ -248,16 +248,7 @@ extension FunctionCompiler {
         case .superCall(let args):
             let r = dst ?? temp()
             if args.contains(where: { if case .spread = $0 { return true }; return false }) {
-                let arr = temp()
-                emit(.newArray, arr, 0, 0)
-                for a in args {
-                    let m = nextRegister
-                    switch a {
-                    case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
-                    case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
-                    }
-                    nextRegister = m
-                }
+                let arr = try spreadArguments(args)
                 mark(e.span.start)
                 emit(.superCallSpread, r, arr)
                 return r
@@ -680,16 +671,7 @@ extension FunctionCompiler {
                 try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
                 if args.contains(where: { if case .spread = $0 { return true }; return false }) {
                     // Spread arguments: the array in the argument register, count -1.
-                    let arr = temp()
-                    emit(.newArray, arr, 0, 0)
-                    for a in args {
-                        let m2 = nextRegister
-                        switch a {
-                        case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
-                        case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
-                        }
-                        nextRegister = m2
-                    }
+                    let arr = try spreadArguments(args)
                     mark(e.span.start)
                     emit(.callEval, r, f, thisReg, arr, -1)
                     nextRegister = m
@@ -707,16 +689,7 @@ extension FunctionCompiler {
         case .new(let callee, let args):
             let f = try expression(callee, into: temp())
             if args.contains(where: { if case .spread = $0 { return true }; return false }) {
-                let arr = temp()
-                emit(.newArray, arr, 0, 0)
-                for a in args {
-                    let m = nextRegister
-                    switch a {
-                    case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
-                    case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
-                    }
-                    nextRegister = m
-                }
+                let arr = try spreadArguments(args)
                 mark(e.span.start)
                 emit(.constructSpread, r, f, arr, f)
                 return r
@@ -732,18 +705,25 @@ extension FunctionCompiler {
         return r
     }
 
+    /// A new array of the argument values, spread arguments expanded (for the spread forms
+    /// of call, new, super() and eval).
+    func spreadArguments(_ args: [Argument]) throws(CompileError) -> Int {
+        let arr = temp()
+        emit(.newArray, arr, 0, 0)
+        for a in args {
+            let m = nextRegister
+            switch a {
+            case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
+            case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
+            }
+            nextRegister = m
+        }
+        return arr
+    }
+
     func emitCall(function f: Int, this thisReg: Int, _ args: [Argument], into r: Int, span: Span) throws(CompileError) {
         if args.contains(where: { if case .spread = $0 { return true }; return false }) {
-            let arr = temp()
-            emit(.newArray, arr, 0, 0)
-            for a in args {
-                let m = nextRegister
-                switch a {
-                case .expr(let x): let v = try expression(x, into: nil); emit(.arrayPush, arr, v)
-                case .spread(let x): let v = try expression(x, into: nil); emit(.arraySpread, arr, v)
-                }
-                nextRegister = m
-            }
+            let arr = try spreadArguments(args)
             mark(span.start)
             emit(.callSpread, r, f, thisReg, arr)
             return

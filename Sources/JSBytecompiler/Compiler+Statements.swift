@@ -251,7 +251,6 @@ extension FunctionCompiler {
     /// iterator (IteratorClose), and an exception from the body closes it too.
     func forOfStatement(_ left: ForBinding, _ right: Expr, _ body: Stmt, _ scope: Scope?, isAwait: Bool = false) throws(CompileError) {
         // The iterable is evaluated with the loop's TDZ scope in place, then the scope is left.
-        let outerDepth = environmentDepth
         let cs: CompileScope? = scope.map { enterScope($0) }
         let iterable = try expression(right, into: temp())
         let rec = temps(3)
@@ -324,7 +323,6 @@ extension FunctionCompiler {
         patch(exit)
         patch(toEnd)
         if cs != nil { exitScope() }
-        _ = outerDepth
     }
 
     /// IteratorClose / AsyncIteratorClose for a normal completion.

@@ -84,8 +84,7 @@ extension Runtime {
         if kind >= 2 {
             let g = JSObject(r[4])
             if isAsyncGenerator(g) {
-                try asyncGeneratorRun(g, argument, mode: kind == 2 ? .next : .throw)
-                try asyncGeneratorDrain(g)
+                try asyncGeneratorRun(g, argument, mode: kind == 2 ? .next : .throw)   // drains the queue itself
             } else {
                 try asyncResume(r[4], argument, mode: kind == 2 ? .next : .throw)
             }
@@ -104,10 +103,7 @@ extension Runtime {
             }
         }
         let capPromise = r[1]
-        if capPromise.isUndefined {
-            if failed && handler.isUndefined { return }
-            return
-        }
+        if capPromise.isUndefined { return }
         _ = try call(failed ? r[3] : r[2], this: .undefined, result)
     }
 

@@ -83,7 +83,7 @@ extension Runtime {
         if kind == .any {
             // %AggregateError% when the realm has it (else a plain Error with `errors`).
             let ctor = try get(realm.global, key("AggregateError"), receiver: Value(cell: realm.global.cell))
-            let e = isConstructor(ctor) ? try newError(.error, "All promises were rejected") : try newError(.error, "All promises were rejected")
+            let e = try newError(.error, "All promises were rejected")
             heap.pushRoot(e)
             defer { heap.popRoots(1) }
             if isConstructor(ctor) {

@@ -3,6 +3,16 @@
 import JSBytecode
 
 extension Runtime {
+    /// Calls `body` with the elements of a spread-argument array (built by `arraySpread`)
+    /// in a temporary buffer on the native stack (scanned by the collector).
+    func withSpreadArguments(_ arr: JSObject, _ body: (UnsafeBufferPointer<Value>) throws(JSException) -> Value) throws(JSException) -> Value {
+        let n = Int(arr.arrayLength)
+        return try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
+            for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
+            return try body(UnsafeBufferPointer(start: buf.baseAddress, count: n))
+        }
+    }
+
     /// Runs frames until the frame at `entryDepth` returns; returns its result.
     func run(entryDepth: Int) throws(JSException) -> Value {
         while true {
@@ -360,10 +370,7 @@ extension Runtime {
                         let x = n > 0 ? try get(arr, .index(0), receiver: Value(cell: arr.cell)) : Value.undefined
                         r[Int(ins[pc + 1])] = try performEval(x, caller: fp.pointee)
                     } else {
-                        let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
-                            for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
-                            return try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: buf.baseAddress, count: n))
-                        }
+                        let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: r[Int(ins[pc + 3])], args) }
                         r[Int(ins[pc + 1])] = result
                     }
                 } else {
@@ -472,11 +479,7 @@ extension Runtime {
             case .callSpread:
                 let f = r[Int(ins[pc + 2])]
                 let arr = JSObject(r[Int(ins[pc + 4])])
-                let n = Int(arr.arrayLength)
-                let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
-                    for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
-                    return try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: buf.baseAddress, count: n))
-                }
+                let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: r[Int(ins[pc + 3])], args) }
                 r[Int(ins[pc + 1])] = result
                 pc += 5
             case .construct:
@@ -512,12 +515,8 @@ extension Runtime {
                     result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 2])), count: Int(ins[pc + 3])), newTarget: fp.pointee.newTarget)
                 } else {
                     let arr = JSObject(r[Int(ins[pc + 2])])
-                    let n = Int(arr.arrayLength)
                     let nt = fp.pointee.newTarget
-                    result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
-                        for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
-                        return try construct(parent, UnsafeBufferPointer(start: buf.baseAddress, count: n), newTarget: nt)
-                    }
+                    result = try withSpreadArguments(arr) { args throws(JSException) in try construct(parent, args, newTarget: nt) }
                 }
                 if !fp.pointee.this.isEmpty { throw try referenceError("Super constructor may only be called once") }
                 fp.pointee.this = result
@@ -584,8 +583,9 @@ extension Runtime {
                 pc += 2
 
             // MARK: Iteration
-            case .getIterator:
-                let rec = try getIterator(r[Int(ins[pc + 2])])
+            case .getIterator, .getAsyncIterator:
+                let iterable = r[Int(ins[pc + 2])]
+                let rec = opcode == .getIterator ? try getIterator(iterable) : try getAsyncIterator(iterable)
                 let d = r + Int(ins[pc + 1])
                 d[0] = rec.iterator
                 d[1] = rec.next
@@ -618,12 +618,8 @@ extension Runtime {
             case .constructSpread:
                 let f = r[Int(ins[pc + 2])]
                 let arr = JSObject(r[Int(ins[pc + 3])])
-                let n = Int(arr.arrayLength)
                 let newTarget = r[Int(ins[pc + 4])]
-                let result = try withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { buf throws(JSException) in
-                    for i in 0..<n { buf[i] = try get(arr, .index(UInt32(i)), receiver: Value(cell: arr.cell)) }
-                    return try construct(f, UnsafeBufferPointer(start: buf.baseAddress, count: n), newTarget: newTarget)
-                }
+                let result = try withSpreadArguments(arr) { args throws(JSException) in try construct(f, args, newTarget: newTarget) }
                 r[Int(ins[pc + 1])] = result
                 pc += 5
 
@@ -706,13 +702,6 @@ extension Runtime {
             case .throwIfNotObject:
                 if !isObject(r[Int(ins[pc + 1])]) { throw try typeError("Iterator result \(try describeForError(r[Int(ins[pc + 1])])) is not an object") }
                 pc += 2
-            case .getAsyncIterator:
-                let rec = try getAsyncIterator(r[Int(ins[pc + 2])])
-                let d = r + Int(ins[pc + 1])
-                d[0] = rec.iterator
-                d[1] = rec.next
-                d[2] = .false
-                pc += 3
 
             // MARK: for-in
             case .forInPrepare:
