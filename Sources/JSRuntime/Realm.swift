@@ -24,6 +24,12 @@ public final class Realm {
     public var generatorFunctionPrototype: JSObject!
     public var generatorPrototype: JSObject!
     var generatorFunctionShape: UnsafeMutableRawPointer!
+    /// %Object.prototype% + constructor: the shape of a function's prototype object.
+    var prototypeShape: UnsafeMutableRawPointer?
+    /// Shapes of arguments objects and the strict one's callee accessor (see `argumentsShape`).
+    var sloppyArgumentsShape: UnsafeMutableRawPointer?
+    var strictArgumentsShape: UnsafeMutableRawPointer?
+    var strictArgumentsCallee: UnsafeMutableRawPointer?
     public var promisePrototype: JSObject!
     public var asyncIteratorPrototype: JSObject!
     public var asyncGeneratorFunctionPrototype: JSObject!
@@ -107,7 +113,8 @@ public final class Realm {
         m.mark(regexpExecFunction)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
-        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape] { m.mark(cell: s) }
+        for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,
+                  prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
@@ -171,8 +178,8 @@ extension Runtime {
         if isConstructor { f.flags |= ObjectFlags.constructor }
         heap.pushRoot(Value(cell: f.cell))
         defer { heap.popRoots(1) }
-        try defineOwnProperty(f, key("length"), .data(Value(length), [.configurable]))
-        try defineOwnProperty(f, key("name"), .data(try makeString(name), [.configurable]))
+        try defineOwnProperty(f, key(static: "length"), .data(Value(length), [.configurable]))
+        try defineOwnProperty(f, key(static: "name"), .data(try makeString(name), [.configurable]))
         return f
     }
 

@@ -16,6 +16,8 @@ public final class Runtime {
     var atomCount = 0
     /// Cached atoms for Swift strings (the names builtins use).
     var atomCache: [String: UnsafeMutableRawPointer] = [:]
+    /// Atoms of string literals, by the literal's address (see `atom(static:)`).
+    var staticAtoms = WordMap()
     /// Permanent roots (intrinsics, cached atoms).
     var permanentRoots: [Value] = []
 
@@ -50,9 +52,8 @@ public final class Runtime {
     /// Shapes of new closures and their prototype objects (see `closureShape`).
     var closureShapes = WordMap()
     var closureShapeList: [UnsafeMutableRawPointer] = []
-    var prototypeShape: UnsafeMutableRawPointer?
     /// The atom "length" (arrays and strings answer it without a shape lookup).
-    lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
+    lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
 
     public init() {
         // Zero pages from calloc cost nothing until touched (a zero word is `empty`); every
@@ -233,6 +234,25 @@ public final class Runtime {
         atoms[h, default: []].append(s.cell)
         atomCount += 1
         return s.cell
+    }
+
+    /// The atom for a string literal: cached by the literal's address, so the hot paths that
+    /// name a property (`key(static: "length")`) never hash a Swift string.
+    @inline(__always)
+    public func atom(static s: StaticString) -> UnsafeMutableRawPointer {
+        if s.hasPointerRepresentation {
+            let k = UInt64(UInt(bitPattern: s.utf8Start))
+            if let a = staticAtoms.get(k) { return UnsafeMutableRawPointer(bitPattern: UInt(a))! }
+            return staticAtomMiss(s)
+        }
+        return atom(s.description)
+    }
+
+    @inline(never)
+    func staticAtomMiss(_ s: StaticString) -> UnsafeMutableRawPointer {
+        let a = atom(s.description)   // atomCache keeps it alive
+        staticAtoms.set(UInt64(UInt(bitPattern: s.utf8Start)), UInt64(UInt(bitPattern: a)))
+        return a
     }
 
     /// The atom for a Swift string (cached; the cache keeps it alive).

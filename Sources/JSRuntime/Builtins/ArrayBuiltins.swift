@@ -27,7 +27,7 @@ extension Runtime {
 
     /// Set(O, "length", n, true).
     func setLengthOrThrow(_ o: JSObject, _ n: Int) throws(JSException) {
-        if !(try set(o, key("length"), Value(n), receiver: Value(cell: o.cell))) {
+        if !(try set(o, key(static: "length"), Value(n), receiver: Value(cell: o.cell))) {
             throw try typeError("Cannot assign to read only property 'length' of object")
         }
     }
@@ -48,7 +48,7 @@ extension Runtime {
     /// ArraySpeciesCreate(originalArray, length).
     func arraySpeciesCreate(_ original: JSObject, _ length: Int) throws(JSException) -> JSObject {
         if original.kind != .array { return try arrayCreate(length) }
-        var c = try get(original, key("constructor"), receiver: Value(cell: original.cell))
+        var c = try get(original, key(static: "constructor"), receiver: Value(cell: original.cell))
         if isObject(c) {
             c = try get(JSObject(c), symbolKey(wellKnown.species), receiver: c)
             if c.isNull { c = .undefined }
@@ -674,7 +674,7 @@ extension Runtime {
                 if k > 0 { result = try rt.concat(result, sep) }
                 let v = try rt.getIndex(o, k)
                 if !v.isNullish {
-                    let f = try rt.getV(v, rt.key("toLocaleString"))
+                    let f = try rt.getV(v, rt.key(static: "toLocaleString"))
                     if !rt.isCallable(f) { throw try rt.typeError("toLocaleString is not a function") }
                     result = try rt.concat(result, try rt.toString(try rt.call(f, this: v)))
                 }

@@ -5,11 +5,11 @@ extension Runtime {
 
     func lengthOf(_ o: JSObject) throws(JSException) -> Int {
         if o.kind == .array { return Int(o.arrayLength) }
-        return try toLength(try get(o, key("length"), receiver: Value(cell: o.cell)))
+        return try toLength(try get(o, key(static: "length"), receiver: Value(cell: o.cell)))
     }
 
     func setLength(_ o: JSObject, _ n: Int) throws(JSException) {
-        if !(try set(o, key("length"), Value(n), receiver: Value(cell: o.cell))) {
+        if !(try set(o, key(static: "length"), Value(n), receiver: Value(cell: o.cell))) {
             throw try typeError("Cannot assign to read only property 'length' of object")
         }
     }

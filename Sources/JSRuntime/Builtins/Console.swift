@@ -165,7 +165,7 @@ extension Runtime {
         var guardCount = 0
         while proto.isCell && guardCount < 100 {
             let p = JSObject(proto)
-            if let d = try getOwnProperty(p, key("constructor")), case .data(let c, _) = d, isCallable(c) {
+            if let d = try getOwnProperty(p, key(static: "constructor")), case .data(let c, _) = d, isCallable(c) {
                 let n = try get(JSObject(c), "name")
                 if isString(n) { return try flatten(n).swiftString }
             }
@@ -307,7 +307,7 @@ extension Runtime {
 
     func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool, name: String) throws(JSException) -> String {
         let v = Value(cell: o.cell)
-        let sizeV = try get(o, key("size"), receiver: v)
+        let sizeV = try get(o, key(static: "size"), receiver: v)
         let size = sizeV.isNumber ? Int(sizeV.asNumber) : 0
         let label = "\(name.isEmpty ? (isMap ? "Map" : "Set") : name)(\(size)) {"
         if size == 0 { return label + "}" }

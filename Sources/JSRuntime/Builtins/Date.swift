@@ -431,7 +431,7 @@ extension Runtime {
     func makeDateObject(_ tv: Double, newTarget: Value) throws(JSException) -> JSObject {
         var proto = Value(cell: realm.datePrototype.cell)
         if isObject(newTarget) {
-            let p = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
             if isObject(p) { proto = p }
         }
         heap.pushRoot(proto)
@@ -597,7 +597,7 @@ extension Runtime {
             defer { rt.heap.popRoots(1) }
             let tv = try rt.toPrimitive(Value(cell: o.cell), .number)
             if tv.isNumber && !tv.asNumber.isFinite { return .null }
-            let f = try rt.get(o, rt.key("toISOString"), receiver: Value(cell: o.cell))
+            let f = try rt.get(o, rt.key(static: "toISOString"), receiver: Value(cell: o.cell))
             if !rt.isCallable(f) { throw try rt.typeError("toISOString is not a function") }
             return try rt.call(f, this: Value(cell: o.cell))
         }

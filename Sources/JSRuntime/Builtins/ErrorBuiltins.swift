@@ -15,15 +15,15 @@ extension Runtime {
             let s = try toString(m)
             heap.pushRoot(s)
             defer { heap.popRoots(1) }
-            try defineOwnProperty(o, key("message"), .data(s, .hidden))
+            try defineOwnProperty(o, key(static: "message"), .data(s, .hidden))
             msg = try flatten(s).swiftString
         }
-        if isObject(options), try hasProperty(JSObject(options), key("cause")) {
+        if isObject(options), try hasProperty(JSObject(options), key(static: "cause")) {
             let cause = try get(JSObject(options), "cause")
-            try defineOwnProperty(o, key("cause"), .data(cause, .hidden))
+            try defineOwnProperty(o, key(static: "cause"), .data(cause, .hidden))
         }
         let head = msg.isEmpty ? name : "\(name): \(msg)"
-        try defineOwnProperty(o, key("stack"), .data(try makeString(head + "\n" + stackTrace()), .hidden))
+        try defineOwnProperty(o, key(static: "stack"), .data(try makeString(head + "\n" + stackTrace()), .hidden))
         return o
     }
 
@@ -76,7 +76,7 @@ extension Runtime {
             let errors = try rt.iterableToArray(rt.arg(args, 0))
             rt.heap.pushRoot(Value(cell: errors.cell))
             defer { rt.heap.popRoots(1) }
-            try rt.definePropertyOrThrow(o, rt.key("errors"), .data(Value(cell: errors.cell), .hidden))
+            try rt.definePropertyOrThrow(o, rt.key(static: "errors"), .data(Value(cell: errors.cell), .hidden))
             return Value(cell: o.cell)
         }
         realm.aggregateErrorConstructor = ac

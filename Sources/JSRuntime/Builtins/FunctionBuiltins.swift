@@ -12,7 +12,7 @@ extension Runtime {
         let f = JSObject(c)
         if f.kind == .boundFunction { return try instanceOf(v, f.extraValue(0)) }
         guard isObject(v) else { return false }
-        let proto = try get(f, key("prototype"), receiver: c)
+        let proto = try get(f, key(static: "prototype"), receiver: c)
         guard isObject(proto) else { throw try typeError("Function has non-object prototype '\(try describeForError(proto))' in instanceof check") }
         var o = JSObject(v).prototype
         while o.isCell {
@@ -26,6 +26,7 @@ extension Runtime {
     func createListFromArrayLike(_ list: Value) throws(JSException) -> JSObject {
         guard isObject(list) else { throw try typeError("CreateListFromArrayLike called on non-object") }
         let o = JSObject(list)
+        if let fast = try denseArgumentList(o) { return fast }
         let n = try lengthOf(o)
         // The register file bounds every call's arguments; refuse early rather than allocate.
         if n > Runtime.registerFileSize / 2 { throw try rangeError("Too many arguments in function call (only \(Runtime.registerFileSize / 2) allowed)") }
@@ -33,6 +34,33 @@ extension Runtime {
         heap.pushRoot(Value(cell: a.cell))
         defer { heap.popRoots(1) }
         for i in 0..<n { a.elements![i] = try get(o, .index(UInt32(i)), receiver: list) }
+        a.elementsLength = n
+        a.arrayLength = UInt32(n)
+        return a
+    }
+
+    /// CreateListFromArrayLike for an array or an untouched arguments object whose elements
+    /// are all present (no holes, no sparse part): one copy, no property lookups.
+    func denseArgumentList(_ o: JSObject) throws(JSException) -> JSObject? {
+        guard o.flags & ObjectFlags.sparseElements == 0 else { return nil }
+        let n: Int
+        if o.kind == .array {
+            n = Int(o.arrayLength)
+        } else if o.kind == .arguments, o.shape == realm.sloppyArgumentsShape || o.shape == realm.strictArgumentsShape {
+            let length = o.slot(0)
+            guard length.isInt32, length.asInt32 >= 0 else { return nil }
+            n = Int(length.asInt32)
+        } else {
+            return nil
+        }
+        guard n == o.elementsLength, n <= Runtime.registerFileSize / 2 else { return nil }
+        if n == 0 { return try newArray(capacity: 0) }
+        let source = o.elements!
+        for i in 0..<n where source[i].isEmpty { return nil }
+        heap.pushRoot(Value(cell: o.cell))
+        defer { heap.popRoots(1) }
+        let a = try newArray(capacity: n)
+        a.elements!.update(from: o.elements!, count: n)
         a.elementsLength = n
         a.arrayLength = UInt32(n)
         return a
@@ -94,8 +122,8 @@ extension Runtime {
 
     func installFunction() throws(JSException) {
         let proto = realm.functionPrototype!
-        try defineOwnProperty(proto, key("length"), .data(Value(int32: 0), [.configurable]))
-        try defineOwnProperty(proto, key("name"), .data(try makeString(""), [.configurable]))
+        try defineOwnProperty(proto, key(static: "length"), .data(Value(int32: 0), [.configurable]))
+        try defineOwnProperty(proto, key(static: "name"), .data(try makeString(""), [.configurable]))
         let ctor = try constructor("Function", length: 1, prototype: proto) { rt, _, args, newTarget throws(JSException) in
             let f = try rt.createDynamicFunction(args)
             if !newTarget.isUndefined && newTarget.bits != Value(cell: rt.realm.functionConstructor.cell).bits {
@@ -119,8 +147,8 @@ extension Runtime {
             throw try rt.typeError("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them")
         }
         realm.throwTypeError = tte
-        try defineOwnProperty(tte, key("length"), .data(Value(int32: 0), []))
-        try defineOwnProperty(tte, key("name"), .data(try makeString(""), []))
+        try defineOwnProperty(tte, key(static: "length"), .data(Value(int32: 0), []))
+        try defineOwnProperty(tte, key(static: "name"), .data(try makeString(""), []))
         tte.flags |= ObjectFlags.nonExtensible
         for name in ["caller", "arguments"] {
             try defineOwnProperty(proto, key(name), PropertyDescriptor(get: Value(cell: tte.cell), set: Value(cell: tte.cell),
@@ -156,7 +184,7 @@ extension Runtime {
             let targetProto = target.prototype
             if targetProto.bits != Value(cell: rt.realm.functionPrototype.cell).bits { _ = try rt.setPrototype(b, targetProto) }
             var l = 0.0
-            if try rt.getOwnProperty(target, rt.key("length")) != nil {
+            if try rt.getOwnProperty(target, rt.key(static: "length")) != nil {
                 let len = try rt.get(target, "length")
                 if len.isNumber {
                     let d = len.asNumber
@@ -165,9 +193,9 @@ extension Runtime {
                     else { l = max(0, (d.isNaN ? 0 : d.rounded(.towardZero)) - Double(extra)) + 0.0 }
                 }
             }
-            try rt.defineOwnProperty(b, rt.key("length"), .data(Value(l), [.configurable]))
+            try rt.defineOwnProperty(b, rt.key(static: "length"), .data(Value(l), [.configurable]))
             let name = try rt.get(target, "name")
-            try rt.defineOwnProperty(b, rt.key("name"), .data(try rt.concat(try rt.makeString("bound "), rt.isString(name) ? name : try rt.makeString("")), [.configurable]))
+            try rt.defineOwnProperty(b, rt.key(static: "name"), .data(try rt.concat(try rt.makeString("bound "), rt.isString(name) ? name : try rt.makeString("")), [.configurable]))
             return Value(cell: b.cell)
         }
         try method(proto, "call", 1) { rt, this, args, _ throws(JSException) in
@@ -186,7 +214,7 @@ extension Runtime {
                 }
             }
             var name = ""
-            if o.kind == .nativeFunction, case .data(let n, _)? = try rt.getOwnProperty(o, rt.key("name")), rt.isString(n) {
+            if o.kind == .nativeFunction, case .data(let n, _)? = try rt.getOwnProperty(o, rt.key(static: "name")), rt.isString(n) {
                 name = try rt.flatten(n).swiftString
             }
             return try rt.makeString("function \(name)() { [native code] }")
@@ -212,7 +240,7 @@ extension Runtime {
         heap.pushRoot(Value(cell: c.cell))
         defer { heap.popRoots(1) }
         _ = try setPrototype(c, Value(cell: realm.functionConstructor.cell))
-        try defineOwnProperty(c, key("prototype"), .data(Value(cell: gfProto.cell), []))
-        try defineOwnProperty(gfProto, key("constructor"), .data(Value(cell: c.cell), [.configurable]))
+        try defineOwnProperty(c, key(static: "prototype"), .data(Value(cell: gfProto.cell), []))
+        try defineOwnProperty(gfProto, key(static: "constructor"), .data(Value(cell: c.cell), [.configurable]))
     }
 }

@@ -94,8 +94,8 @@ extension Runtime {
         let c = try makeNativeFunction(name, length: length, isConstructor: true, body)
         heap.pushRoot(Value(cell: c.cell))
         defer { heap.popRoots(1) }
-        try defineOwnProperty(c, key("prototype"), .data(Value(cell: prototype.cell), []))
-        try defineOwnProperty(prototype, key("constructor"), .data(Value(cell: c.cell), .hidden))
+        try defineOwnProperty(c, key(static: "prototype"), .data(Value(cell: prototype.cell), []))
+        try defineOwnProperty(prototype, key(static: "constructor"), .data(Value(cell: c.cell), .hidden))
         try put(realm.global, name, Value(cell: c.cell))
         return c
     }

@@ -105,7 +105,7 @@ extension Runtime {
         guard isObject(it) else { throw try typeError("Result of the Symbol.iterator method is not an object") }
         heap.pushRoot(it)
         defer { heap.popRoots(1) }
-        let next = try get(JSObject(it), key("next"), receiver: it)
+        let next = try get(JSObject(it), key(static: "next"), receiver: it)
         return IteratorRecord(iterator: it, next: next, done: false)
     }
 
@@ -133,9 +133,9 @@ extension Runtime {
         let done: Bool
         let v: Value
         do {
-            done = toBoolean(try get(JSObject(r), key("done"), receiver: r))
+            done = toBoolean(try get(JSObject(r), key(static: "done"), receiver: r))
             if done { rec.done = true; return nil }
-            v = try get(JSObject(r), key("value"), receiver: r)
+            v = try get(JSObject(r), key(static: "value"), receiver: r)
         } catch {
             rec.done = true
             throw error
@@ -145,14 +145,14 @@ extension Runtime {
 
     /// IteratorClose for a normal completion: calls `return` and checks its result.
     public func iteratorClose(_ rec: IteratorRecord) throws(JSException) {
-        guard let ret = try getMethod(rec.iterator, key("return")) else { return }
+        guard let ret = try getMethod(rec.iterator, key(static: "return")) else { return }
         let r = try call(ret, this: rec.iterator)
         if !isObject(r) { throw try typeError("Iterator result \(try describeForError(r)) is not an object") }
     }
 
     /// IteratorClose for a throw completion: calls `return`, ignoring what it does.
     public func iteratorCloseOnThrow(_ rec: IteratorRecord) {
-        if let ret = try? getMethod(rec.iterator, key("return")) { _ = try? call(ret, this: rec.iterator) }
+        if let ret = try? getMethod(rec.iterator, key(static: "return")) { _ = try? call(ret, this: rec.iterator) }
     }
 
     /// CreateIterResultObject(value, done).
@@ -160,8 +160,8 @@ extension Runtime {
         heap.pushRoot(value)
         defer { heap.popRoots(1) }
         let o = try newObject()
-        try createDataProperty(o, key("value"), value)
-        try createDataProperty(o, key("done"), Value(done))
+        try createDataProperty(o, key(static: "value"), value)
+        try createDataProperty(o, key(static: "done"), Value(done))
         return Value(cell: o.cell)
     }
 

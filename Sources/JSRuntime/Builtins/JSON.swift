@@ -273,7 +273,7 @@ extension Runtime {
 
         let toJSONKey: Key
 
-        init(rt: Runtime) { self.rt = rt; toJSONKey = rt.key("toJSON"); out.reserveCapacity(256) }
+        init(rt: Runtime) { self.rt = rt; toJSONKey = rt.key(static: "toJSON"); out.reserveCapacity(256) }
 
         func append(_ s: String) { out.append(contentsOf: s.utf16) }
         func appendASCII(_ s: StaticString) {
@@ -497,7 +497,7 @@ extension Runtime {
         }
         let wrapper = try newObject()
         heap.pushRoot(Value(cell: wrapper.cell)); roots += 1
-        let emptyKey = key("")
+        let emptyKey = key(static: "")
         try createDataProperty(wrapper, emptyKey, value)
         if !(try ser.serializeProperty(wrapper, emptyKey, value)) { return .undefined }
         return try ser.out.withUnsafeBufferPointer { b throws(JSException) in try makeString(b) }
@@ -519,8 +519,8 @@ extension Runtime {
             let root = try rt.newObject()
             rt.heap.pushRoot(Value(cell: root.cell))
             defer { rt.heap.popRoots(1) }
-            try rt.createDataProperty(root, rt.key(""), v)
-            return try rt.internalize(root, rt.key(""), reviver)
+            try rt.createDataProperty(root, rt.key(static: ""), v)
+            return try rt.internalize(root, rt.key(static: ""), reviver)
         }
         try method(json, "stringify", 3) { rt, _, args, _ throws(JSException) in
             try rt.jsonStringify(rt.arg(args, 0), rt.arg(args, 1), rt.arg(args, 2))

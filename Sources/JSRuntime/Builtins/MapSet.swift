@@ -352,7 +352,7 @@ extension Runtime {
             try rt.collectionSet(try rt.thisCollection(this, .map, weak: false, "Map.prototype.set"), rt.arg(args, 0), rt.arg(args, 1))
             return this
         }
-        try accessor(proto, key("size"), name: "size", getter: { rt, this, _, _ throws(JSException) in
+        try accessor(proto, key(static: "size"), name: "size", getter: { rt, this, _, _ throws(JSException) in
             Value(rt.collectionIndex(try rt.thisCollection(this, .map, weak: false, "get Map.prototype.size")).live)
         }, setter: nil)
         try method(proto, "values", 0) { rt, this, _, _ throws(JSException) in
@@ -401,13 +401,13 @@ extension Runtime {
         try method(proto, "has", 1) { rt, this, args, _ throws(JSException) in
             Value(try rt.collectionFind(try rt.thisCollection(this, .set, weak: false, "Set.prototype.has"), rt.arg(args, 0)) != nil)
         }
-        try accessor(proto, key("size"), name: "size", getter: { rt, this, _, _ throws(JSException) in
+        try accessor(proto, key(static: "size"), name: "size", getter: { rt, this, _, _ throws(JSException) in
             Value(rt.collectionIndex(try rt.thisCollection(this, .set, weak: false, "get Set.prototype.size")).live)
         }, setter: nil)
         let values = try method(proto, "values", 0) { rt, this, _, _ throws(JSException) in
             try rt.makeCollectionIterator(try rt.thisCollection(this, .set, weak: false, "Set.prototype.values"), kind: .values)
         }
-        try defineOwnProperty(proto, key("keys"), .data(Value(cell: values.cell), .hidden))
+        try defineOwnProperty(proto, key(static: "keys"), .data(Value(cell: values.cell), .hidden))
         try installSetMethods(proto)
         try defineOwnProperty(proto, symbolKey(wellKnown.iterator), .data(Value(cell: values.cell), .hidden))
         try defineOwnProperty(proto, symbolKey(wellKnown.toStringTag), .data(try makeString("Set"), [.configurable]))

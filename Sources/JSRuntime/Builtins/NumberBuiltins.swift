@@ -19,7 +19,7 @@ extension Runtime {
         defer { heap.popRoots(1) }
         var proto = Value(cell: fallback.cell)
         if isObject(newTarget) {
-            let p = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
             if isObject(p) { proto = p }
         }
         heap.pushRoot(proto)

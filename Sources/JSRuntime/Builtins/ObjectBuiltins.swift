@@ -63,7 +63,7 @@ extension Runtime {
     /// GetPrototypeFromConstructor: `newTarget.prototype` if it is an object, else the fallback.
     func prototypeFromConstructor(_ newTarget: Value, _ fallback: JSObject) throws(JSException) -> JSObject {
         guard isObject(newTarget) else { return fallback }
-        let p = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+        let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
         return isObject(p) ? JSObject(p) : fallback
     }
 
@@ -81,14 +81,14 @@ extension Runtime {
         defer { heap.popRoots(1) }
         switch p {
         case .data(let v, let a):
-            try createDataProperty(o, key("value"), v)
-            try createDataProperty(o, key("writable"), Value(a.contains(.writable)))
+            try createDataProperty(o, key(static: "value"), v)
+            try createDataProperty(o, key(static: "writable"), Value(a.contains(.writable)))
         case .accessor(let g, let s, _):
-            try createDataProperty(o, key("get"), g)
-            try createDataProperty(o, key("set"), s)
+            try createDataProperty(o, key(static: "get"), g)
+            try createDataProperty(o, key(static: "set"), s)
         }
-        try createDataProperty(o, key("enumerable"), Value(p.attributes.contains(.enumerable)))
-        try createDataProperty(o, key("configurable"), Value(p.attributes.contains(.configurable)))
+        try createDataProperty(o, key(static: "enumerable"), Value(p.attributes.contains(.enumerable)))
+        try createDataProperty(o, key(static: "configurable"), Value(p.attributes.contains(.configurable)))
         return Value(cell: o.cell)
     }
 
@@ -97,16 +97,16 @@ extension Runtime {
         guard isObject(v) else { throw try typeError("Property description must be an object: \(try describeForError(v))") }
         let o = JSObject(v)
         var d = PropertyDescriptor()
-        if try hasProperty(o, key("enumerable")) { d.enumerable = toBoolean(try get(o, "enumerable")) }
-        if try hasProperty(o, key("configurable")) { d.configurable = toBoolean(try get(o, "configurable")) }
-        if try hasProperty(o, key("value")) { d.value = try get(o, "value") }
-        if try hasProperty(o, key("writable")) { d.writable = toBoolean(try get(o, "writable")) }
-        if try hasProperty(o, key("get")) {
+        if try hasProperty(o, key(static: "enumerable")) { d.enumerable = toBoolean(try get(o, "enumerable")) }
+        if try hasProperty(o, key(static: "configurable")) { d.configurable = toBoolean(try get(o, "configurable")) }
+        if try hasProperty(o, key(static: "value")) { d.value = try get(o, "value") }
+        if try hasProperty(o, key(static: "writable")) { d.writable = toBoolean(try get(o, "writable")) }
+        if try hasProperty(o, key(static: "get")) {
             let g = try get(o, "get")
             if !g.isUndefined && !isCallable(g) { throw try typeError("Getter must be a function: \(try describeForError(g))") }
             d.get = g
         }
-        if try hasProperty(o, key("set")) {
+        if try hasProperty(o, key(static: "set")) {
             let s = try get(o, "set")
             if !s.isUndefined && !isCallable(s) { throw try typeError("Setter must be a function: \(try describeForError(s))") }
             d.set = s
@@ -380,7 +380,7 @@ extension Runtime {
             return try rt.makeString("[object \(builtinTag)]")
         }
         try method(proto, "toLocaleString", 0) { rt, this, _, _ throws(JSException) in
-            let f = try rt.getV(this, rt.key("toString"))
+            let f = try rt.getV(this, rt.key(static: "toString"))
             if !rt.isCallable(f) { throw try rt.typeError("toString is not a function") }
             return try rt.call(f, this: this)
         }
@@ -388,7 +388,7 @@ extension Runtime {
             Value(cell: try rt.thisObject(this, "Object.prototype.valueOf").cell)
         }
         // Annex B: __proto__, __defineGetter__ and friends.
-        try accessor(proto, key("__proto__"), name: "__proto__", getter: { rt, this, _, _ throws(JSException) in
+        try accessor(proto, key(static: "__proto__"), name: "__proto__", getter: { rt, this, _, _ throws(JSException) in
             try rt.thisObject(this, "Object.prototype.__proto__").prototype
         }, setter: { rt, this, args, _ throws(JSException) in
             if this.isNullish { throw try rt.typeError("Object.prototype.__proto__ called on null or undefined") }

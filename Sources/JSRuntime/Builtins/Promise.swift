@@ -145,7 +145,7 @@ extension Runtime {
         guard isObject(resolution) else { try fulfillPromise(promise, resolution); return }
         let then: Value
         do {
-            then = try get(JSObject(resolution), key("then"), receiver: resolution)
+            then = try get(JSObject(resolution), key(static: "then"), receiver: resolution)
         } catch {
             try rejectPromise(promise, error.value)
             return
@@ -249,7 +249,7 @@ extension Runtime {
     /// PromiseResolve(C, x).
     func promiseResolve(_ c: Value, _ x: Value) throws(JSException) -> Value {
         if isPromise(x) {
-            let ctor = try get(JSObject(x), key("constructor"), receiver: x)
+            let ctor = try get(JSObject(x), key(static: "constructor"), receiver: x)
             if ctor.bits == c.bits { return x }
         }
         let cap = try newPromiseCapability(c)
@@ -339,7 +339,7 @@ extension Runtime {
             if newTarget.isUndefined { throw try rt.typeError("Promise constructor cannot be invoked without 'new'") }
             let executor = rt.arg(args, 0)
             guard rt.isCallable(executor) else { throw try rt.typeError("Promise resolver \(try rt.describeForError(executor)) is not a function") }
-            var protoValue = try rt.get(JSObject(newTarget), rt.key("prototype"), receiver: newTarget)
+            var protoValue = try rt.get(JSObject(newTarget), rt.key(static: "prototype"), receiver: newTarget)
             if !rt.isObject(protoValue) { protoValue = Value(cell: rt.realm.promisePrototype.cell) }
             let p = try rt.newPromiseObject(prototype: JSObject(protoValue))
             rt.heap.pushRoot(Value(cell: p.cell))
@@ -353,8 +353,8 @@ extension Runtime {
             return Value(cell: p.cell)
         }
         realm.promiseConstructor = ctor
-        try defineOwnProperty(ctor, key("prototype"), .data(Value(cell: proto.cell), []))
-        try defineOwnProperty(proto, key("constructor"), .data(Value(cell: ctor.cell), .hidden))
+        try defineOwnProperty(ctor, key(static: "prototype"), .data(Value(cell: proto.cell), []))
+        try defineOwnProperty(proto, key(static: "constructor"), .data(Value(cell: ctor.cell), .hidden))
         try defineOwnProperty(proto, symbolKey(wellKnown.toStringTag), .data(try makeString("Promise"), [.configurable]))
         let species = try makeNativeFunction("get [Symbol.species]", length: 0) { _, this, _, _ throws(JSException) in this }
         try defineOwnProperty(ctor, symbolKey(wellKnown.species), PropertyDescriptor(get: Value(cell: species.cell), set: .undefined,
@@ -369,7 +369,7 @@ extension Runtime {
             return cap.0
         }
         try method(proto, "catch", 1) { rt, this, args, _ throws(JSException) in
-            let then = try rt.getV(this, rt.key("then"))
+            let then = try rt.getV(this, rt.key(static: "then"))
             return try rt.call(then, this: this, .undefined, rt.arg(args, 0))
         }
         try method(proto, "finally", 1) { rt, this, args, _ throws(JSException) in
@@ -385,10 +385,10 @@ extension Runtime {
                 let cf = try rt.makeNativeFunction(index: rt.finallyFunctionIndex + 1, name: "", length: 1)
                 cf.setExtraValue(1, onFinally); cf.setExtraValue(2, c)
                 thenFinally = Value(cell: tf.cell); catchFinally = Value(cell: cf.cell)
-                let then = try rt.getV(this, rt.key("then"))
+                let then = try rt.getV(this, rt.key(static: "then"))
                 return try rt.call(then, this: this, thenFinally, catchFinally)
             }
-            let then = try rt.getV(this, rt.key("then"))
+            let then = try rt.getV(this, rt.key(static: "then"))
             return try rt.call(then, this: this, thenFinally, catchFinally)
         }
         // thenFinally / catchFinally and their value thunks.
@@ -398,7 +398,7 @@ extension Runtime {
             let p = try rt.promiseResolve(f.extraValue(2), result)
             let thunk = try rt.makeNativeFunction(index: rt.finallyFunctionIndex + 2, name: "", length: 0)
             thunk.setExtraValue(1, rt.arg(args, 0))
-            return try rt.call(try rt.getV(p, rt.key("then")), this: p, Value(cell: thunk.cell))
+            return try rt.call(try rt.getV(p, rt.key(static: "then")), this: p, Value(cell: thunk.cell))
         }
         natives.append(body4)
         finallyFunctionIndex = natives.count - 1
@@ -408,7 +408,7 @@ extension Runtime {
             let p = try rt.promiseResolve(f.extraValue(2), result)
             let thrower = try rt.makeNativeFunction(index: rt.finallyFunctionIndex + 3, name: "", length: 0)
             thrower.setExtraValue(1, rt.arg(args, 0))
-            return try rt.call(try rt.getV(p, rt.key("then")), this: p, Value(cell: thrower.cell))
+            return try rt.call(try rt.getV(p, rt.key(static: "then")), this: p, Value(cell: thrower.cell))
         }
         let body6: NativeFunction = { rt, _, _, _ throws(JSException) -> Value in JSObject(rt.nativeCallee).extraValue(1) }
         let body7: NativeFunction = { rt, _, _, _ throws(JSException) -> Value in throw JSException(value: JSObject(rt.nativeCallee).extraValue(1)) }
@@ -428,9 +428,9 @@ extension Runtime {
         try method(ctor, "withResolvers", 0) { rt, this, _, _ throws(JSException) in
             let cap = try rt.newPromiseCapability(this)
             let o = try rt.newObject()
-            try rt.createDataProperty(o, rt.key("promise"), cap.0)
-            try rt.createDataProperty(o, rt.key("resolve"), cap.1)
-            try rt.createDataProperty(o, rt.key("reject"), cap.2)
+            try rt.createDataProperty(o, rt.key(static: "promise"), cap.0)
+            try rt.createDataProperty(o, rt.key(static: "resolve"), cap.1)
+            try rt.createDataProperty(o, rt.key(static: "reject"), cap.2)
             return Value(cell: o.cell)
         }
         try installPromiseCombinators(ctor)
@@ -438,7 +438,7 @@ extension Runtime {
 
     /// SpeciesConstructor(O, defaultConstructor).
     func speciesConstructor(_ o: JSObject, defaultConstructor: Value) throws(JSException) -> Value {
-        let c = try get(o, key("constructor"), receiver: Value(cell: o.cell))
+        let c = try get(o, key(static: "constructor"), receiver: Value(cell: o.cell))
         if c.isUndefined { return defaultConstructor }
         guard isObject(c) else { throw try typeError("object.constructor is not an object") }
         let s = try get(JSObject(c), symbolKey(wellKnown.species), receiver: c)
@@ -456,8 +456,8 @@ extension Runtime {
         f.setExtraValue(2, .undefined)
         heap.pushRoot(Value(cell: f.cell))
         defer { heap.popRoots(1) }
-        try defineOwnProperty(f, key("length"), .data(Value(length), [.configurable]))
-        try defineOwnProperty(f, key("name"), .data(try makeString(name), [.configurable]))
+        try defineOwnProperty(f, key(static: "length"), .data(Value(length), [.configurable]))
+        try defineOwnProperty(f, key(static: "name"), .data(try makeString(name), [.configurable]))
         return f
     }
 }

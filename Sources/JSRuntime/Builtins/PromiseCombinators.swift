@@ -23,7 +23,7 @@ extension Runtime {
                 rt.heap.pushRoot(Value(cell: o.cell))
                 defer { rt.heap.popRoots(1) }
                 let fulfilled = kind == .allSettledFulfilled
-                try rt.createDataProperty(o, rt.key("status"), try rt.makeString(fulfilled ? "fulfilled" : "rejected"))
+                try rt.createDataProperty(o, rt.key(static: "status"), try rt.makeString(fulfilled ? "fulfilled" : "rejected"))
                 try rt.createDataProperty(o, rt.key(fulfilled ? "value" : "reason"), x)
                 x = Value(cell: o.cell)
             }
@@ -42,7 +42,7 @@ extension Runtime {
                 rt.heap.pushRoot(cap.0); rt.heap.pushRoot(cap.1); rt.heap.pushRoot(cap.2)
                 defer { rt.heap.popRoots(3) }
                 do throws(JSException) {
-                    let resolve = try rt.get(JSObject(this), rt.key("resolve"), receiver: this)
+                    let resolve = try rt.get(JSObject(this), rt.key(static: "resolve"), receiver: this)
                     guard rt.isCallable(resolve) else { throw try rt.typeError("Promise resolve is not a function") }
                     return try body(rt, this, rt.arg(args, 0), cap, elementIndex)
                 } catch {
@@ -62,14 +62,14 @@ extension Runtime {
             try rt.performCombinator(c, iterable, cap, idx, fulfilledKind: nil, rejectedKind: .any)
         }
         try combinator("race") { rt, c, iterable, cap, _ throws(JSException) in
-            let resolve = try rt.get(JSObject(c), rt.key("resolve"), receiver: c)
+            let resolve = try rt.get(JSObject(c), rt.key(static: "resolve"), receiver: c)
             var rec = try rt.getIterator(iterable)
             rt.heap.pushRoot(rec.iterator); rt.heap.pushRoot(rec.next)
             defer { rt.heap.popRoots(2) }
             do throws(JSException) {
                 while let v = try rt.iteratorStep(&rec) {
                     let next = try rt.call(resolve, this: c, v)
-                    _ = try rt.call(try rt.getV(next, rt.key("then")), this: next, cap.1, cap.2)
+                    _ = try rt.call(try rt.getV(next, rt.key(static: "then")), this: next, cap.1, cap.2)
                 }
             } catch {
                 if !rec.done { rt.iteratorCloseOnThrow(rec) }
@@ -82,15 +82,15 @@ extension Runtime {
     func finishCombinator(_ kind: Combinator, _ shared: UnsafeMutablePointer<Value>) throws(JSException) {
         if kind == .any {
             // %AggregateError% when the realm has it (else a plain Error with `errors`).
-            let ctor = try get(realm.global, key("AggregateError"), receiver: Value(cell: realm.global.cell))
+            let ctor = try get(realm.global, key(static: "AggregateError"), receiver: Value(cell: realm.global.cell))
             let e = try newError(.error, "All promises were rejected")
             heap.pushRoot(e)
             defer { heap.popRoots(1) }
             if isConstructor(ctor) {
-                let proto = try get(JSObject(ctor), key("prototype"), receiver: ctor)
+                let proto = try get(JSObject(ctor), key(static: "prototype"), receiver: ctor)
                 if isObject(proto) { _ = try setPrototype(JSObject(e), proto) }
             }
-            try defineOwnProperty(JSObject(e), key("errors"), .data(shared[0], .hidden))
+            try defineOwnProperty(JSObject(e), key(static: "errors"), .data(shared[0], .hidden))
             _ = try call(shared[3], this: .undefined, e)
         } else {
             _ = try call(shared[2], this: .undefined, shared[0])
@@ -100,7 +100,7 @@ extension Runtime {
     /// The loop shared by all / allSettled / any.
     func performCombinator(_ c: Value, _ iterable: Value, _ cap: (Value, Value, Value), _ elementIndex: Int,
                            fulfilledKind: Combinator?, rejectedKind: Combinator?) throws(JSException) -> Value {
-        let resolve = try get(JSObject(c), key("resolve"), receiver: c)
+        let resolve = try get(JSObject(c), key(static: "resolve"), receiver: c)
         var rec = try getIterator(iterable)
         heap.pushRoot(rec.iterator); heap.pushRoot(rec.next)
         defer { heap.popRoots(2) }
@@ -136,7 +136,7 @@ extension Runtime {
                 let pops = 2 + (fulfilledKind != nil ? 1 : 0) + (rejectedKind != nil ? 1 : 0)
                 defer { heap.popRoots(pops) }
                 shared.elements![1] = Value(int32: shared.elements![1].asInt32 + 1)
-                _ = try call(try getV(next, key("then")), this: next, onFulfilled, onRejected)
+                _ = try call(try getV(next, key(static: "then")), this: next, onFulfilled, onRejected)
                 index += 1
             }
         } catch {

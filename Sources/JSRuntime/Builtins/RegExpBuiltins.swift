@@ -96,7 +96,7 @@ extension Runtime {
     func rxAlloc(_ newTarget: Value) throws(JSException) -> JSObject {
         var proto = Value(cell: realm.regexpPrototype.cell)
         if isObject(newTarget) && newTarget.bits != Value(cell: realm.regexpConstructor.cell).bits {
-            let p = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
             if isObject(p) { proto = p }
         }
         let o = try allocateObject(.regexp, shape: try rootShape(for: proto))
@@ -220,7 +220,7 @@ extension Runtime {
 
     /// SpeciesConstructor(O, defaultConstructor).
     func rxSpeciesConstructor(_ o: JSObject, _ defaultConstructor: JSObject) throws(JSException) -> Value {
-        let c = try get(o, key("constructor"), receiver: Value(cell: o.cell))
+        let c = try get(o, key(static: "constructor"), receiver: Value(cell: o.cell))
         if c.isUndefined { return Value(cell: defaultConstructor.cell) }
         guard isObject(c) else { throw try typeError("object.constructor is not an object") }
         let s = try get(JSObject(c), symbolKey(wellKnown.species), receiver: c)
@@ -436,7 +436,7 @@ extension Runtime {
             if nt.isUndefined {
                 nt = ctorValue
                 if patternIsRegExp && flags.isUndefined {
-                    let pc = try rt.get(JSObject(pattern), rt.key("constructor"), receiver: pattern)
+                    let pc = try rt.get(JSObject(pattern), rt.key(static: "constructor"), receiver: pattern)
                     if rt.sameValue(nt, pc) { return pattern }
                 }
             }
@@ -446,7 +446,7 @@ extension Runtime {
                 p = po.extraValue(1)
                 f = flags.isUndefined ? po.extraValue(2) : flags
             } else if patternIsRegExp {
-                p = try rt.get(JSObject(pattern), rt.key("source"), receiver: pattern)
+                p = try rt.get(JSObject(pattern), rt.key(static: "source"), receiver: pattern)
                 rt.heap.pushRoot(p)
                 defer { rt.heap.popRoots(1) }
                 f = flags.isUndefined ? try rt.get(JSObject(pattern), rt.rxKey(.flags), receiver: pattern) : flags
@@ -483,7 +483,7 @@ extension Runtime {
         }
         try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
             let r = try rt.rxThisObject(this, "toString")
-            let src = try rt.toString(try rt.get(r, rt.key("source"), receiver: this))
+            let src = try rt.toString(try rt.get(r, rt.key(static: "source"), receiver: this))
             rt.heap.pushRoot(src)
             defer { rt.heap.popRoots(1) }
             let fl = try rt.toString(try rt.get(r, rt.rxKey(.flags), receiver: this))

@@ -42,7 +42,7 @@ extension Runtime {
     func substring(_ s: StringCell, _ from: Int, _ to: Int) throws(JSException) -> Value {
         if from == 0 && to == s.length { return Value(cell: s.cell) }
         let n = to - from
-        if n <= 0 { return Value(cell: atom("")) }
+        if n <= 0 { return Value(cell: atom(static: "")) }
         if n == 1 { return try singleCharString(s[from]) }
         heap.pushRoot(Value(cell: s.cell))
         defer { heap.popRoots(1) }
@@ -246,7 +246,7 @@ extension Runtime {
         let proto = realm.stringPrototype!
         let ctor = try constructor("String", length: 1, prototype: proto) { rt, _, args, newTarget throws(JSException) in
             var s: Value
-            if args.count == 0 { s = Value(cell: rt.atom("")) }
+            if args.count == 0 { s = Value(cell: rt.atom(static: "")) }
             else if rt.isSymbol(args[0]) && newTarget.isUndefined {
                 let d = rt.symbolDescription(args[0])
                 s = try rt.concat(try rt.makeString("Symbol("), try rt.concat(d.isUndefined ? try rt.makeString("") : d, try rt.makeString(")")))
@@ -274,12 +274,12 @@ extension Runtime {
         }
         try method(ctor, "raw", 1) { rt, _, args, _ throws(JSException) in
             let cooked = try rt.toObject(rt.arg(args, 0))
-            let rawV = try rt.get(cooked, rt.key("raw"), receiver: Value(cell: cooked.cell))
+            let rawV = try rt.get(cooked, rt.key(static: "raw"), receiver: Value(cell: cooked.cell))
             let literals = try rt.toObject(rawV)
             rt.heap.pushRoot(Value(cell: literals.cell))
             defer { rt.heap.popRoots(1) }
             let count = try rt.lengthOf(literals)
-            if count <= 0 { return Value(cell: rt.atom("")) }
+            if count <= 0 { return Value(cell: rt.atom(static: "")) }
             var out: [UInt16] = []
             var i = 0
             while true {
@@ -306,7 +306,7 @@ extension Runtime {
             let s = try rt.flatten(try rt.thisString(this, "charAt"))
             let a = rt.arg(args, 0)
             let p = a.isInt32 ? Double(a.asInt32) : try rt.toIntegerOrInfinityFast(a)
-            if p < 0 || p >= Double(s.length) { return Value(cell: rt.atom("")) }
+            if p < 0 || p >= Double(s.length) { return Value(cell: rt.atom(static: "")) }
             return try rt.singleCharString(s[Int(p)])
         }
         try method(proto, "charCodeAt", 1) { rt, this, args, _ throws(JSException) in
@@ -479,7 +479,7 @@ extension Runtime {
             let n = try rt.toIntegerOrInfinityFast(rt.arg(args, 0))
             if n < 0 || n == .infinity { throw try rt.rangeError("Invalid count value: \(NumberConversions.toString(n))") }
             let len = rt.stringLength(sv)
-            if n == 0 || len == 0 { return Value(cell: rt.atom("")) }
+            if n == 0 || len == 0 { return Value(cell: rt.atom(static: "")) }
             if Double(len) * n > Double(0x3FFF_FFFF) { throw try rt.rangeError("Invalid string length") }
             let count = Int(n)
             let s = try rt.flatten(sv)
@@ -522,7 +522,7 @@ extension Runtime {
             let lenArg = rt.arg(args, 1)
             let length = lenArg.isUndefined ? size : try rt.toIntegerOrInfinityFast(lenArg)
             let end = min(start + length, size)
-            if start >= end { return Value(cell: rt.atom("")) }
+            if start >= end { return Value(cell: rt.atom(static: "")) }
             return try rt.substring(try rt.flatten(sv), Int(start), Int(end))
         }
         for (name, upper) in [("toUpperCase", true), ("toLowerCase", false), ("toLocaleUpperCase", true), ("toLocaleLowerCase", false)] {

@@ -53,7 +53,7 @@ extension Runtime {
             guard rt.isSymbol(s) else { throw try rt.typeError("\(try rt.describeForError(s)) is not a symbol") }
             return rt.realm.symbolRegistryKeys[s.bits] ?? .undefined
         }
-        try accessor(proto, key("description"), name: "description", getter: { rt, this, _, _ throws(JSException) in
+        try accessor(proto, key(static: "description"), name: "description", getter: { rt, this, _, _ throws(JSException) in
             rt.symbolDescription(try rt.thisSymbolValue(this, "Symbol.prototype.description"))
         }, setter: nil)
         try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in

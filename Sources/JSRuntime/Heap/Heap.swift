@@ -112,7 +112,10 @@ public final class Heap {
     var weakProcessors: [() -> Void] = []
 
     /// Temporary roots pushed by native code (values kept in Swift heap memory).
-    var extraRoots: [Value] = []
+    /// A plain growable stack: pushing and popping must not go through Array's generic paths.
+    var extraRoots = UnsafeMutablePointer<Value>.allocate(capacity: 256)
+    var extraRootCount = 0
+    var extraRootCapacity = 256
 
     var stackHigh: UnsafeMutableRawPointer?
     var collecting = false
@@ -125,6 +128,7 @@ public final class Heap {
 
     deinit {
         for b in blocks { free(b.base) }
+        extraRoots.deallocate()
         for (addr, _) in largeCells { free(UnsafeMutableRawPointer(bitPattern: addr)) }
     }
 
@@ -195,10 +199,27 @@ public final class Heap {
     // MARK: - Roots
 
     /// Keeps `value` alive until the matching `popRoots`.
-    @inline(__always) public func pushRoot(_ value: Value) { extraRoots.append(value) }
-    @inline(__always) public func popRoots(_ count: Int) { extraRoots.removeLast(count) }
-    public var rootDepth: Int { extraRoots.count }
-    public func popRoots(to depth: Int) { extraRoots.removeLast(extraRoots.count - depth) }
+    @inline(__always) public func pushRoot(_ value: Value) {
+        if extraRootCount == extraRootCapacity { growExtraRoots() }
+        extraRoots[extraRootCount] = value
+        extraRootCount += 1
+    }
+    @inline(__always) public func popRoots(_ count: Int) {
+        precondition(count <= extraRootCount)
+        extraRootCount -= count
+    }
+    public var rootDepth: Int { extraRootCount }
+    public func popRoots(to depth: Int) {
+        precondition(depth <= extraRootCount)
+        extraRootCount = depth
+    }
+    @inline(never) func growExtraRoots() {
+        let bigger = UnsafeMutablePointer<Value>.allocate(capacity: extraRootCapacity * 2)
+        bigger.moveInitialize(from: extraRoots, count: extraRootCount)
+        extraRoots.deallocate()
+        extraRoots = bigger
+        extraRootCapacity *= 2
+    }
 
     public func addRootMarker(_ marker: @escaping (inout Marker) -> Void) { rootMarkers.append(marker) }
 
@@ -255,7 +276,7 @@ public final class Heap {
         var marker = Marker()
         marker.stack.reserveCapacity(1024)
         for m in rootMarkers { m(&marker) }
-        for v in extraRoots { marker.mark(v) }
+        marker.mark(extraRoots, count: extraRootCount)
         scanNativeStack(&marker)
         drain(&marker)
         for w in weakProcessors { w() }

@@ -148,7 +148,7 @@ extension Runtime {
         wrapper.setExtraValue(2, sync.next)
         heap.pushRoot(Value(cell: wrapper.cell))
         defer { heap.popRoots(1) }
-        let next = try get(realm.asyncFromSyncIteratorPrototype, key("next"), receiver: Value(cell: wrapper.cell))
+        let next = try get(realm.asyncFromSyncIteratorPrototype, key(static: "next"), receiver: Value(cell: wrapper.cell))
         return IteratorRecord(iterator: Value(cell: wrapper.cell), next: next, done: false)
     }
 
@@ -179,8 +179,8 @@ extension Runtime {
             guard isObject(result) else { throw try typeError("Iterator result \(try describeForError(result)) is not an object") }
             heap.pushRoot(result)
             defer { heap.popRoots(1) }
-            let done = toBoolean(try get(JSObject(result), key("done"), receiver: result))
-            let value = try get(JSObject(result), key("value"), receiver: result)
+            let done = toBoolean(try get(JSObject(result), key(static: "done"), receiver: result))
+            let value = try get(JSObject(result), key(static: "value"), receiver: result)
             let valueWrapper = try promiseResolve(Value(cell: realm.promiseConstructor.cell), value)
             heap.pushRoot(valueWrapper)
             defer { heap.popRoots(1) }
@@ -221,8 +221,8 @@ extension Runtime {
         realm.asyncGeneratorFunctionPrototype = agfProto
         realm.asyncGeneratorPrototype = agProto
         realm.asyncGeneratorFunctionShape = try rootShape(for: Value(cell: agfProto.cell))
-        try defineOwnProperty(agfProto, key("prototype"), .data(Value(cell: agProto.cell), [.configurable]))
-        try defineOwnProperty(agProto, key("constructor"), .data(Value(cell: agfProto.cell), [.configurable]))
+        try defineOwnProperty(agfProto, key(static: "prototype"), .data(Value(cell: agProto.cell), [.configurable]))
+        try defineOwnProperty(agProto, key(static: "constructor"), .data(Value(cell: agfProto.cell), [.configurable]))
         try defineOwnProperty(agfProto, symbolKey(wellKnown.toStringTag), .data(try makeString("AsyncGeneratorFunction"), [.configurable]))
         try defineOwnProperty(agProto, symbolKey(wellKnown.toStringTag), .data(try makeString("AsyncGenerator"), [.configurable]))
         try method(agProto, "next", 1) { rt, this, args, _ throws(JSException) in

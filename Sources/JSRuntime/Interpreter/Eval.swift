@@ -166,7 +166,7 @@ extension Runtime {
     func typeOfDynamic(_ env: UnsafeMutableRawPointer?, _ a: UnsafeMutableRawPointer) throws(JSException) -> Value {
         if case .global = try resolveDynamic(env, a) {
             if let v = try lookupGlobal(a) { return try typeOf(v) }
-            return Value(cell: atom("undefined"))
+            return Value(cell: atom(static: "undefined"))
         }
         return try typeOf(try getDynamic(env, a, strict: false).0)
     }

@@ -37,7 +37,7 @@ extension Runtime {
         let isAsyncGen = code.isAsync && code.isGenerator
         var proto = Value.undefined
         if code.isGenerator {
-            proto = try get(JSObject(callee), key("prototype"), receiver: callee)
+            proto = try get(JSObject(callee), key(static: "prototype"), receiver: callee)
             if !isObject(proto) { proto = Value(cell: (isAsyncGen ? realm.asyncGeneratorPrototype : realm.generatorPrototype).cell) }
         } else {
             proto = Value(cell: realm.objectPrototype.cell)   // async functions: internal only
@@ -161,13 +161,13 @@ extension Runtime {
         case .next:
             inner = try call(rec[1], this: iterator, received)
         case .throw:
-            guard let t = try getMethod(iterator, key("throw")) else {
+            guard let t = try getMethod(iterator, key(static: "throw")) else {
                 try iteratorClose(IteratorRecord(iterator: iterator, next: rec[1], done: false))
                 throw try typeError("The iterator does not provide a 'throw' method")
             }
             inner = try call(t, this: iterator, received)
         case .return:
-            guard let r = try getMethod(iterator, key("return")) else {
+            guard let r = try getMethod(iterator, key(static: "return")) else {
                 pair[1] = Value(int32: 2)
                 return true
             }
@@ -176,8 +176,8 @@ extension Runtime {
         guard isObject(inner) else { throw try typeError("Iterator result \(try describeForError(inner)) is not an object") }
         heap.pushRoot(inner)
         defer { heap.popRoots(1) }
-        if toBoolean(try get(JSObject(inner), key("done"), receiver: inner)) {
-            pair[0] = try get(JSObject(inner), key("value"), receiver: inner)
+        if toBoolean(try get(JSObject(inner), key(static: "done"), receiver: inner)) {
+            pair[0] = try get(JSObject(inner), key(static: "value"), receiver: inner)
             pair[1] = Value(int32: mode == .return ? 2 : 0)
             return true
         }
@@ -192,8 +192,8 @@ extension Runtime {
         realm.generatorFunctionPrototype = gfProto
         realm.generatorPrototype = gProto
         realm.generatorFunctionShape = try rootShape(for: Value(cell: gfProto.cell))
-        try defineOwnProperty(gfProto, key("prototype"), .data(Value(cell: gProto.cell), [.configurable]))
-        try defineOwnProperty(gProto, key("constructor"), .data(Value(cell: gfProto.cell), [.configurable]))
+        try defineOwnProperty(gfProto, key(static: "prototype"), .data(Value(cell: gProto.cell), [.configurable]))
+        try defineOwnProperty(gProto, key(static: "constructor"), .data(Value(cell: gfProto.cell), [.configurable]))
         try defineOwnProperty(gfProto, symbolKey(wellKnown.toStringTag), .data(try makeString("GeneratorFunction"), [.configurable]))
         try defineOwnProperty(gProto, symbolKey(wellKnown.toStringTag), .data(try makeString("Generator"), [.configurable]))
         try method(gProto, "next", 1) { rt, this, args, _ throws(JSException) in

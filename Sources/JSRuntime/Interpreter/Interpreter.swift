@@ -214,7 +214,7 @@ extension Runtime {
 
     /// OrdinaryCreateFromConstructor with %Object.prototype% as the fallback.
     func ordinaryCreateFromConstructor(_ newTarget: Value, fallback: JSObject? = nil) throws(JSException) -> JSObject {
-        let proto = try get(JSObject(newTarget), key("prototype"), receiver: newTarget)
+        let proto = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
         if isObject(proto) { return try newObject(prototype: JSObject(proto)) }
         return try newObject(prototype: fallback ?? realm.objectPrototype)
     }
@@ -347,10 +347,10 @@ extension Runtime {
     func closureShape(_ root: UnsafeMutableRawPointer, withPrototype: Bool) throws(JSException) -> UnsafeMutableRawPointer {
         let cacheKey = UInt64(UInt(bitPattern: root)) | (withPrototype ? 1 : 0)
         if let s = closureShapes.get(cacheKey) { return UnsafeMutableRawPointer(bitPattern: UInt(s))! }
-        var s = try addPropertyTransition(root, key: PropertyKey(cell: atom("length")), attributes: [.configurable])
-        s = try addPropertyTransition(s, key: PropertyKey(cell: atom("name")), attributes: [.configurable])
-        if withPrototype { s = try addPropertyTransition(s, key: PropertyKey(cell: atom("prototype")), attributes: [.writable]) }
-        precondition(ShapeCell(s).lookup(PropertyKey(cell: atom("name")))?.slot == 1)
+        var s = try addPropertyTransition(root, key: PropertyKey(cell: atom(static: "length")), attributes: [.configurable])
+        s = try addPropertyTransition(s, key: PropertyKey(cell: atom(static: "name")), attributes: [.configurable])
+        if withPrototype { s = try addPropertyTransition(s, key: PropertyKey(cell: atom(static: "prototype")), attributes: [.writable]) }
+        precondition(ShapeCell(s).lookup(PropertyKey(cell: atom(static: "name")))?.slot == 1)
         closureShapes.set(cacheKey, UInt64(UInt(bitPattern: s)))
         closureShapeList.append(s)
         return s
@@ -358,10 +358,9 @@ extension Runtime {
 
     /// %Object.prototype% + constructor (writable, configurable): a function's prototype object.
     func prototypeObjectShape() throws(JSException) -> UnsafeMutableRawPointer {
-        if let s = prototypeShape { return s }
-        let s = try addPropertyTransition(realm.objectShape, key: PropertyKey(cell: atom("constructor")), attributes: .hidden)
-        prototypeShape = s
-        closureShapeList.append(s)
+        if let s = realm.prototypeShape { return s }
+        let s = try addPropertyTransition(realm.objectShape, key: PropertyKey(cell: atom(static: "constructor")), attributes: .hidden)
+        realm.prototypeShape = s
         return s
     }
 }
@@ -393,7 +392,7 @@ extension Runtime {
                 guard isObject(h), JSObject(h).flags & ObjectFlags.constructor != 0 else {
                     throw try typeError("Class extends value \(try describeForError(h)) is not a constructor or null")
                 }
-                let p = try get(JSObject(h), key("prototype"), receiver: h)
+                let p = try get(JSObject(h), key(static: "prototype"), receiver: h)
                 guard isObject(p) || p.isNull else {
                     throw try typeError("Class extends value does not have valid prototype property")
                 }
@@ -412,8 +411,8 @@ extension Runtime {
         if heritage != nil { f.flags |= ObjectFlags.derived }
         f.setWord(2, UInt64(UInt(bitPattern: proto.cell)))   // home object
         _ = try setPrototype(f, ctorParent)
-        try defineOwnProperty(f, key("prototype"), .data(Value(cell: proto.cell), []))
-        try defineOwnProperty(proto, key("constructor"), .data(fv, .hidden))
+        try defineOwnProperty(f, key(static: "prototype"), .data(Value(cell: proto.cell), []))
+        try defineOwnProperty(proto, key(static: "constructor"), .data(fv, .hidden))
         return (fv, Value(cell: proto.cell))
     }
 }

@@ -343,7 +343,7 @@ extension Runtime {
             return .undefined
         }
         let k = try toPropertyKey(keyValue)
-        if isString(base), case .named(let pk) = k, pk.cell == atom("length") { return Value(stringLength(base)) }
+        if isString(base), case .named(let pk) = k, pk.cell == atom(static: "length") { return Value(stringLength(base)) }
         if isString(base), case .index(let i) = k {
             let s = try flatten(base)
             if Int(i) < s.length {
@@ -410,7 +410,7 @@ extension Runtime {
             name = try keyValue(k)
         }
         if let p = prefix { name = try concat(try makeString(p + " "), name) }
-        try defineOwnProperty(f, key("name"), .data(name, [.configurable]))
+        try defineOwnProperty(f, key(static: "name"), .data(name, [.configurable]))
     }
 
     // MARK: - Spread and copying
@@ -440,7 +440,7 @@ extension Runtime {
     /// elements in order: its @@iterator and %ArrayIteratorPrototype%.next are the originals.
     func isUnmodifiedArrayIteration(_ o: JSObject) -> Bool {
         guard let f = try? get(o, symbolKey(wellKnown.iterator), receiver: Value(cell: o.cell)), f.bits == arrayValuesFunction.bits,
-              let n = try? get(realm.arrayIteratorPrototype, key("next"), receiver: Value(cell: realm.arrayIteratorPrototype.cell)),
+              let n = try? get(realm.arrayIteratorPrototype, key(static: "next"), receiver: Value(cell: realm.arrayIteratorPrototype.cell)),
               n.bits == arrayIteratorNext.bits else { return false }
         return true
     }
@@ -529,7 +529,8 @@ extension Runtime {
     func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
         heap.pushRoot(Value(cell: values.cell))
         defer { heap.popRoots(1) }
-        let a = try allocateObject(.arguments, shape: try rootShape(for: Value(cell: realm.objectPrototype.cell)))
+        // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2.
+        let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict))
         // Move the elements over.
         a.elements = values.elements
         a.elementsLength = values.elementsLength
@@ -537,14 +538,30 @@ extension Runtime {
         values.elements = nil
         values.elementsLength = 0
         values.elementsCapacity = 0
-        heap.pushRoot(Value(cell: a.cell))
-        defer { heap.popRoots(1) }
-        try defineOwnProperty(a, key("length"), .data(Value(a.elementsLength), .hidden))
-        if !strict { try defineOwnProperty(a, key("callee"), .data(callee, .hidden)) }
-        else if let tte = realm.throwTypeError {   // unmapped arguments: callee is %ThrowTypeError%
-            try defineOwnProperty(a, key("callee"), PropertyDescriptor(get: Value(cell: tte.cell), set: Value(cell: tte.cell), enumerable: false, configurable: false))
-        }
+        a.setSlot(0, Value(a.elementsLength))
+        a.setSlot(1, arrayValuesFunction)
+        a.setSlot(2, strict ? Value(cell: realm.strictArgumentsCallee!) : callee)
         return Value(cell: a.cell)
+    }
+
+    /// %Object.prototype% + length, @@iterator (writable, configurable) + callee: a data
+    /// property (sloppy) or the %ThrowTypeError% accessor (strict). Cached, strong.
+    func argumentsShape(strict: Bool) throws(JSException) -> UnsafeMutableRawPointer {
+        if let s = strict ? realm.strictArgumentsShape : realm.sloppyArgumentsShape { return s }
+        let root = try rootShape(for: Value(cell: realm.objectPrototype.cell))
+        var s = try addPropertyTransition(root, key: PropertyKey(cell: atom(static: "length")), attributes: .hidden)
+        s = try addPropertyTransition(s, key: PropertyKey(cell: wellKnown.iterator.asCell), attributes: .hidden)
+        if strict {
+            let tte = Value(cell: realm.throwTypeError!.cell)
+            let pair = try makeAccessorPair(getter: tte, setter: tte)
+            realm.strictArgumentsCallee = pair.cell
+            s = try addPropertyTransition(s, key: PropertyKey(cell: atom(static: "callee")), attributes: .accessor)
+            realm.strictArgumentsShape = s
+        } else {
+            s = try addPropertyTransition(s, key: PropertyKey(cell: atom(static: "callee")), attributes: .hidden)
+            realm.sloppyArgumentsShape = s
+        }
+        return s
     }
 
     // MARK: - Messages

@@ -265,7 +265,7 @@ extension Runtime {
                 pc += 4
             case .typeOfGlobal:
                 let a = try atom(data, Int(ins[pc + 2]))
-                if let v = try lookupGlobal(a) { r[Int(ins[pc + 1])] = try typeOf(v) } else { r[Int(ins[pc + 1])] = Value(cell: atom("undefined")) }
+                if let v = try lookupGlobal(a) { r[Int(ins[pc + 1])] = try typeOf(v) } else { r[Int(ins[pc + 1])] = Value(cell: atom(static: "undefined")) }
                 pc += 3
             case .declareGlobalVar:
                 try declareGlobalVar(try atom(data, Int(ins[pc + 1])), isFunction: Int(ins[pc + 2]) != 0)
@@ -685,15 +685,15 @@ extension Runtime {
             case .asyncIteratorResult:
                 let res = r[Int(ins[pc + 2])]
                 guard isObject(res) else { throw try typeError("Iterator result \(try describeForError(res)) is not an object") }
-                if toBoolean(try get(JSObject(res), key("done"), receiver: res)) {
+                if toBoolean(try get(JSObject(res), key(static: "done"), receiver: res)) {
                     pc += Int(ins[pc + 3])
                 } else {
-                    r[Int(ins[pc + 1])] = try get(JSObject(res), key("value"), receiver: res)
+                    r[Int(ins[pc + 1])] = try get(JSObject(res), key(static: "value"), receiver: res)
                     pc += 4
                 }
             case .asyncIteratorReturn:
                 let rec = r + Int(ins[pc + 2])
-                if let ret = try getMethod(rec[0], key("return")) {
+                if let ret = try getMethod(rec[0], key(static: "return")) {
                     r[Int(ins[pc + 1])] = try call(ret, this: rec[0])
                     pc += 4
                 } else {

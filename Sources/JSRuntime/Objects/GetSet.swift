@@ -68,7 +68,7 @@ extension Runtime {
         let r = JSObject(receiver)
         // Fast path: an existing writable data property on the receiver itself.
         if r.cell == o.cell, case .data(_, let attrs)? = ownDesc {
-            if r.kind == .array, case .named(let k) = key, k.cell == atom("length") {
+            if r.kind == .array, case .named(let k) = key, k.cell == atom(static: "length") {
                 return try defineArrayLength(r, PropertyDescriptor(value: value))
             }
             try replaceProperty(r, key, value, attrs)
@@ -76,7 +76,7 @@ extension Runtime {
         }
         if let existing = try getOwnProperty(r, key) {
             guard case .data(_, let attrs) = existing, attrs.contains(.writable) else { return false }
-            if r.kind == .array, case .named(let k) = key, k.cell == atom("length") {
+            if r.kind == .array, case .named(let k) = key, k.cell == atom(static: "length") {
                 return try defineArrayLength(r, PropertyDescriptor(value: value))
             }
             try replaceProperty(r, key, value, attrs)

@@ -85,6 +85,7 @@ extension Runtime {
     }
 
     public func key(_ name: String) -> Key { .named(PropertyKey(cell: atom(name))) }
+    @inline(__always) public func key(static name: StaticString) -> Key { .named(PropertyKey(cell: atom(static: name))) }
 
     /// The named key for an index (for sparse storage).
     func namedKey(forIndex i: UInt32) throws(JSException) -> PropertyKey {
@@ -141,12 +142,12 @@ extension Runtime {
             }
             return nil
         case .named(let k):
-            if o.kind == .array && k.cell == atom("length") {
+            if o.kind == .array && k.cell == atom(static: "length") {
                 let w = o.flags & ArrayFlags.lengthReadOnly == 0
                 return .data(Value(Double(o.arrayLength)), w ? [.writable] : [])
             }
             if let entry = ShapeCell(o.shape).lookup(k) { return readSlot(o, entry) }
-            if o.kind == .boxedPrimitive, k.cell == atom("length"), isString(o.extraValue(1)) {
+            if o.kind == .boxedPrimitive, k.cell == atom(static: "length"), isString(o.extraValue(1)) {
                 return .data(Value(stringLength(o.extraValue(1))), [])
             }
             return nil
@@ -170,7 +171,7 @@ extension Runtime {
     @discardableResult
     public func defineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
         if o.kind == .array {
-            if case .named(let k) = key, k.cell == atom("length") { return try defineArrayLength(o, desc) }
+            if case .named(let k) = key, k.cell == atom(static: "length") { return try defineArrayLength(o, desc) }
             if case .index(let i) = key, i >= o.arrayLength, o.flags & ArrayFlags.lengthReadOnly != 0 { return false }
         }
         let current = try getOwnProperty(o, key)
@@ -407,7 +408,7 @@ extension Runtime {
             if o.flags & ObjectFlags.sparseElements == 0 { return true }
             named = try namedKey(forIndex: i)
         case .named(let k):
-            if o.kind == .array && k.cell == atom("length") { return false }
+            if o.kind == .array && k.cell == atom(static: "length") { return false }
             named = k
         }
         guard let entry = ShapeCell(o.shape).lookup(named) else { return true }
@@ -448,8 +449,8 @@ extension Runtime {
         }
         if sparse || o.kind == .boxedPrimitive { indices.sort() }
         var result = indices.map { Key.index($0) }
-        if o.kind == .array { result.append(key("length")) }
-        if o.kind == .boxedPrimitive, isString(o.extraValue(1)) { result.append(key("length")) }
+        if o.kind == .array { result.append(key(static: "length")) }
+        if o.kind == .boxedPrimitive, isString(o.extraValue(1)) { result.append(key(static: "length")) }
         result.append(contentsOf: strings)
         result.append(contentsOf: symbols)
         return result

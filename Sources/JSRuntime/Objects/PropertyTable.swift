@@ -148,6 +148,35 @@ struct WordMap {
         if count * 2 > mask { rebuild(capacity: (mask + 1) * 2, keep: { _, _ in true }) }
     }
 
+    /// Removes `k` (backward-shift deletion keeps every probe chain intact).
+    mutating func remove(_ k: UInt64) {
+        var i = index(k)
+        while keys[i] != k {
+            if keys[i] == 0 { return }
+            i = (i + 1) & mask
+        }
+        var j = i
+        while true {
+            j = (j + 1) & mask
+            if keys[j] == 0 { break }
+            let h = index(keys[j])
+            // Entry j may stay if its home slot h lies cyclically in (i, j].
+            let stays = i <= j ? (i < h && h <= j) : (i < h || h <= j)
+            if stays { continue }
+            keys[i] = keys[j]
+            values[i] = values[j]
+            i = j
+        }
+        keys[i] = 0
+        count -= 1
+    }
+
+    /// Frees the storage (a struct has no deinit; owners call this once).
+    func deallocate() {
+        keys.deallocate()
+        values.deallocate()
+    }
+
     /// Drops every entry for which `keep` is false (backward-shift free: rebuilds).
     mutating func filter(_ keep: (UInt64, UInt64) -> Bool) {
         var cap = 16

@@ -37,9 +37,9 @@ public struct PropertyEntry {
     public var attributes: PropertyAttributes
 }
 
-struct TransitionKey: Hashable {
-    var key: PropertyKey
-    var attributes: UInt8
+/// A transition's key as one word: the key cell's address and the attributes (< 16).
+@inline(__always) func transitionKey(_ key: PropertyKey, _ attributes: PropertyAttributes) -> UInt64 {
+    key.bits << 4 | UInt64(attributes.rawValue)
 }
 
 final class ShapeInfo {
@@ -53,15 +53,45 @@ final class ShapeInfo {
     var table: PropertyTable?
     /// Keys in insertion order (built with the table).
     var order: [PropertyKey]?
-    var transitions: [TransitionKey: UnsafeMutableRawPointer] = [:]
+    /// Transitions: most shapes have at most one, kept inline; more go to a map.
+    var firstTransitionKey: UInt64 = 0
+    var firstTransition: UnsafeMutableRawPointer?
+    var moreTransitions: WordMap?
     /// Prototype transitions: objects created by `Object.create(p)` / setPrototypeOf.
     var prototypeTransitions: [UInt64: UnsafeMutableRawPointer] = [:]
     var isDictionary = false
     /// The shape cell that owns this info and the transition key in the parent.
     var parentCell: UnsafeMutableRawPointer?
-    var transitionKey: TransitionKey?
+    var transitionKey: UInt64 = 0
     /// Free slots in a dictionary shape (after deletes).
     var freeSlots: [Int] = []
+
+    deinit { moreTransitions?.deallocate() }
+
+    @inline(__always) func transition(_ k: UInt64) -> UnsafeMutableRawPointer? {
+        if firstTransitionKey == k { return firstTransition }
+        guard let m = moreTransitions, let c = m.get(k) else { return nil }
+        return UnsafeMutableRawPointer(bitPattern: UInt(c))
+    }
+
+    func setTransition(_ k: UInt64, _ cell: UnsafeMutableRawPointer) {
+        if firstTransitionKey == 0 || firstTransitionKey == k {
+            firstTransitionKey = k
+            firstTransition = cell
+            return
+        }
+        if moreTransitions == nil { moreTransitions = WordMap() }
+        moreTransitions!.set(k, UInt64(UInt(bitPattern: cell)))
+    }
+
+    /// Forgets transition `k` if it still leads to `cell` (a dying child).
+    func removeTransition(_ k: UInt64, ifTo cell: UnsafeMutableRawPointer) {
+        if firstTransitionKey == k {
+            if firstTransition == cell { firstTransitionKey = 0; firstTransition = nil }
+            return
+        }
+        if let c = moreTransitions?.get(k), c == UInt64(UInt(bitPattern: cell)) { moreTransitions!.remove(k) }
+    }
 
     func buildTable() {
         if table != nil { return }
@@ -148,8 +178,8 @@ extension Runtime {
             if slot == shape.slotCount { shape.slotCount = slot + 1 }
             return shapeCell
         }
-        let tk = TransitionKey(key: key, attributes: attributes.rawValue)
-        if let next = info.transitions[tk] { return next }
+        let tk = transitionKey(key, attributes)
+        if let next = info.transition(tk) { return next }
         if info.propertyCount >= Runtime.maxTransitionProperties {
             return try addPropertyTransition(try makeDictionaryShape(shapeCell), key: key, attributes: attributes)
         }
@@ -164,7 +194,7 @@ extension Runtime {
         heap.pushRoot(Value(cell: shapeCell))
         defer { heap.popRoots(1) }
         let cell = try allocateShape(prototype: shape.prototype, info: child, slotCount: shape.slotCount + 1)
-        info.transitions[tk] = cell
+        info.setTransition(tk, cell)
         return cell
     }
 
@@ -215,9 +245,8 @@ extension Runtime {
     func finalizeShape(_ cell: UnsafeMutableRawPointer) {
         let raw = cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self)
         let info = Unmanaged<ShapeInfo>.fromOpaque(raw).takeUnretainedValue()
-        if let parentCell = info.parentCell, let tk = info.transitionKey, let parent = info.parent {
-            if parent.transitions[tk] == cell { parent.transitions.removeValue(forKey: tk) }
-            _ = parentCell
+        if info.parentCell != nil, info.transitionKey != 0, let parent = info.parent {
+            parent.removeTransition(info.transitionKey, ifTo: cell)
         }
         Unmanaged<ShapeInfo>.fromOpaque(raw).release()
     }

@@ -43,8 +43,8 @@ extension Runtime {
         if isString(v) { return v }
         if v.isInt32 { return try makeString(String(v.asInt32)) }
         if v.isNumber { return try makeString(numberToString(v.asDouble)) }
-        if v.isUndefined { return Value(cell: atom("undefined")) }
-        if v.isNull { return Value(cell: atom("null")) }
+        if v.isUndefined { return Value(cell: atom(static: "undefined")) }
+        if v.isNull { return Value(cell: atom(static: "null")) }
         if v.isBool { return Value(cell: atom(v.asBool ? "true" : "false")) }
         if isSymbol(v) { throw try typeError("Cannot convert a Symbol value to a string") }
         return try toString(try toPrimitive(v, .string))
