@@ -49,7 +49,7 @@ let package = Package(
                           path: "tools/ParseBench", swiftSettings: strict),
         .testTarget(name: "JSSyntaxTests", dependencies: ["JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRegExpTests", dependencies: ["JSRegExp", "JSSyntax"], swiftSettings: strict),
-        .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime"], swiftSettings: strict),
+        .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime", "JSBytecode"], swiftSettings: strict),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.

@@ -208,6 +208,10 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     /// Instruction length in words (opcode included).
     public var length: Int { operands.count + 1 }
 
+    /// The length of every call-like instruction (call, callMethod, callEval, construct and
+    /// the spread forms): where a returning frame resumes its caller. Checked by a unit test.
+    public static let callInstructionLength = 6
+
     /// Lengths indexed by raw value (for fast decoding).
     public static let lengths: [Int] = Opcode.allCases.map { $0.length }
 

@@ -99,21 +99,13 @@ extension FunctionCompiler {
     /// copied first if the right one could change it.
     func operands(_ a: Expr, _ b: Expr) throws(CompileError) -> (Int, Int) {
         var ra = try expression(a, into: nil)
-        if bindingRegisters.contains(ra), !isSideEffectFree(b) {
+        if bindingRegisters.contains(ra), mayAssignLocals(b) {
             let t = temp()
             emit(.mov, t, ra)
             ra = t
         }
         let rb = try expression(b, into: nil)
         return (ra, rb)
-    }
-
-    func isSideEffectFree(_ e: Expr) -> Bool {
-        switch e.kind {
-        case .identifier, .this, .null, .boolean, .number, .string, .bigint: return true
-        case .parenthesized(let x): return isSideEffectFree(x)
-        default: return false
-        }
     }
 
     // MARK: - Expressions
@@ -129,6 +121,10 @@ extension FunctionCompiler {
             }
             return try loadName(name, offset: e.span.start, into: dst)
         case .this:
+            if let t = thisRegister {
+                if let d = dst, d != t { emit(.mov, d, t); return d }
+                return t
+            }
             let r = dst ?? temp()
             emit(.loadThis, r)
             return r
@@ -608,12 +604,28 @@ extension FunctionCompiler {
     func chainElement(_ e: Expr, into r: Int, exits: inout [Int], thisOut: Int?) throws(CompileError) {
         switch e.kind {
         case .member(let object, let property, let optional):
-            let o = thisOut ?? temp()
-            try chainElement(object, into: o, exits: &exits, thisOut: nil)
+            let o: Int
+            if let t = thisOut {
+                o = t
+                try chainElement(object, into: o, exits: &exits, thisOut: nil)
+            } else if isChainLink(object) {
+                o = temp()
+                try chainElement(object, into: o, exits: &exits, thisOut: nil)
+            } else {
+                // A local, `this` or any other plain expression: read where it already is,
+                // unless the key could reassign that local first.
+                o = try stableOperand(object, before: property.computedExpression)
+            }
             if optional { exits.append(emitJump(.jumpIfNullish, o)) }
             switch property {
             case .name(let n):
                 emit(.getProp, r, o, atom(n), newIC())
+            case .computed(let k):
+                // A read converts the key itself, after checking the base (GetValue).
+                let m = nextRegister
+                let kr = try expression(k, into: nil)
+                emit(.getElem, r, o, kr, newIC())
+                nextRegister = m
             default:
                 let m = nextRegister
                 let k = try propertyKeyRegister(property)
@@ -621,9 +633,7 @@ extension FunctionCompiler {
                 nextRegister = m
             }
         case .call(let callee, let args, let optional):
-            let f = temp()
-            let thisReg = temp()
-            try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
+            let (f, thisReg) = try calleeAndThis(callee, function: temp(), this: temp(), exits: &exits, args: args)
             if optional { exits.append(emitJump(.jumpIfNullish, f)) }
             try emitCall(function: f, this: thisReg, args, into: r, span: e.span)
         case .parenthesized(let inner):
@@ -633,28 +643,87 @@ extension FunctionCompiler {
         }
     }
 
-    func calleeAndThis(_ callee: Expr, function f: Int, this thisReg: Int, exits: inout [Int]) throws(CompileError) {
+    /// Whether `e` is a link of a member/call chain (compiled by `chainElement`, which owns
+    /// the optional-chain exits).
+    func isChainLink(_ e: Expr) -> Bool {
+        switch e.kind {
+        case .member, .call: return true
+        default: return false
+        }
+    }
+
+    /// `e` in a register that stays valid while `later` is evaluated: a local's own register
+    /// is used in place unless `later` may assign locals.
+    func stableOperand(_ e: Expr, before later: Expr?) throws(CompileError) -> Int {
+        let v = try expression(e, into: nil)
+        if bindingRegisters.contains(v), let x = later, mayAssignLocals(x) {
+            let t = temp()
+            emit(.mov, t, v)
+            return t
+        }
+        return v
+    }
+
+    /// Whether evaluating the arguments may assign a local.
+    func argumentsMayAssignLocals(_ args: [Argument]) -> Bool {
+        for a in args {
+            switch a {
+            case .expr(let x), .spread(let x): if mayAssignLocals(x) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The registers holding the callee and the `this` value of a call (`f` and `thisReg` are
+    /// fresh temporaries the caller offers; a local's register may be used instead, and
+    /// `this` is -1, meaning undefined, for a plain call).
+    func calleeAndThis(_ callee: Expr, function f: Int, this thisReg: Int, exits: inout [Int],
+                       args: [Argument]) throws(CompileError) -> (Int, Int) {
         var c = callee
         while case .parenthesized(let i) = c.kind, case .member = i.kind { c = i }
         switch c.kind {
+        case .member(let object, let property, let optional) where !isChainLink(object):
+            // `o.m(args)`: `this` is `o` where it already is, unless the key or the
+            // arguments could reassign that local before the call reads it.
+            var o = try expression(object, into: nil)
+            if bindingRegisters.contains(o) && (argumentsMayAssignLocals(args) || (property.computedExpression.map(mayAssignLocals) ?? false)) {
+                emit(.mov, thisReg, o)
+                o = thisReg
+            }
+            if optional { exits.append(emitJump(.jumpIfNullish, o)) }
+            switch property {
+            case .name(let n):
+                emit(.getProp, f, o, atom(n), newIC())
+            default:
+                let m = nextRegister
+                let k = try propertyKeyRegister(property)
+                emitGetKeyed(f, o, k, property)
+                nextRegister = m
+            }
+            return (f, o)
         case .member:
             try chainElement(c, into: f, exits: &exits, thisOut: thisReg)
+            return (f, thisReg)
         case .superMember(let property):
             emit(.loadThis, thisReg)
             let m = nextRegister
             let k = try propertyKeyRegister(property)
             emit(.getSuperElem, f, k)
             nextRegister = m
+            return (f, thisReg)
         case .identifier(let name):
             if case .dynamic? = resolve(name)?.location {
                 emit(.getDynamicCallee, f, thisReg, atom(name))
-            } else {
-                emit(.loadUndefined, thisReg)
-                try chainElement(c, into: f, exits: &exits, thisOut: nil)
+                return (f, thisReg)
             }
-        default:
-            emit(.loadUndefined, thisReg)
+            if !argumentsMayAssignLocals(args), case .register? = resolve(name)?.location {
+                return (try loadName(name, offset: c.span.start, into: nil), -1)
+            }
             try chainElement(c, into: f, exits: &exits, thisOut: nil)
+            return (f, -1)
+        default:
+            try chainElement(c, into: f, exits: &exits, thisOut: nil)
+            return (f, -1)
         }
     }
 
@@ -668,7 +737,9 @@ extension FunctionCompiler {
                 let f = temp()
                 let thisReg = temp()
                 var exits: [Int] = []
-                try calleeAndThis(callee, function: f, this: thisReg, exits: &exits)
+                let (fr, tr) = try calleeAndThis(callee, function: f, this: thisReg, exits: &exits, args: args)
+                if fr != f { emit(.mov, f, fr) }
+                if tr < 0 { emit(.loadUndefined, thisReg) } else if tr != thisReg { emit(.mov, thisReg, tr) }
                 if args.contains(where: { if case .spread = $0 { return true }; return false }) {
                     // Spread arguments: the array in the argument register, count -1.
                     let arr = try spreadArguments(args)
@@ -687,7 +758,7 @@ extension FunctionCompiler {
             var exits: [Int] = []
             try chainElement(e, into: r, exits: &exits, thisOut: nil)
         case .new(let callee, let args):
-            let f = try expression(callee, into: temp())
+            let f = try expression(callee, into: argumentsMayAssignLocals(args) ? temp() : nil)
             if args.contains(where: { if case .spread = $0 { return true }; return false }) {
                 let arr = try spreadArguments(args)
                 mark(e.span.start)
@@ -748,7 +819,7 @@ extension FunctionCompiler {
                 try storeName(name, v, initialize: false, offset: span.start)
                 return v
             case .expression(let t):
-                return try assignMember(t, into: dst) { fc throws(CompileError) in try fc.expression(value, into: nil) }
+                return try assignMember(t, into: dst, valueMayAssignLocals: mayAssignLocals(value)) { fc throws(CompileError) in try fc.expression(value, into: nil) }
             default:
                 let v = try expression(value, into: dst ?? temp())
                 try assignPattern(target, valueRegister: v)
@@ -813,11 +884,19 @@ extension FunctionCompiler {
     }
 
     /// `object.key = value` / `object[key] = value`; the value is compiled after the target.
-    func assignMember(_ t: Expr, into dst: Int?, value: (FunctionCompiler) throws(CompileError) -> Int) throws(CompileError) -> Int {
+    func assignMember(_ t: Expr, into dst: Int?, valueMayAssignLocals: Bool,
+                      value: (FunctionCompiler) throws(CompileError) -> Int) throws(CompileError) -> Int {
         guard case .member(let object, let property, _) = t.kind else {
             throw error("invalid assignment target", t.span.start)
         }
-        let o = try expression(object, into: temp())
+        // The object where it already is (a local, `this`), unless the key or the value
+        // could reassign that local before the store reads it.
+        var o = try expression(object, into: nil)
+        if bindingRegisters.contains(o) && (valueMayAssignLocals || (property.computedExpression.map(mayAssignLocals) ?? false)) {
+            let t = temp()
+            emit(.mov, t, o)
+            o = t
+        }
         switch property {
         case .name(let n):
             let v = try value(self)
@@ -901,7 +980,7 @@ extension FunctionCompiler {
         case .array(let elements, let rest):
             try arrayPattern(elements, rest: rest, value: v, initialize: initialize)
         case .expression(let e):
-            _ = try assignMember(e, into: nil) { _ in v }
+            _ = try assignMember(e, into: nil, valueMayAssignLocals: false) { _ in v }
         }
     }
 
@@ -1183,5 +1262,13 @@ extension FunctionCompiler {
         }
         fc.finish()
         return code
+    }
+}
+
+extension PropertyKey {
+    /// The key expression of a computed key.
+    var computedExpression: Expr? {
+        if case .computed(let e) = self { return e }
+        return nil
     }
 }

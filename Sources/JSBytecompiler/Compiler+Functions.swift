@@ -104,6 +104,19 @@ extension FunctionCompiler {
         return code
     }
 
+    /// Loads `this` once into a register for the body when it cannot change during the call.
+    func loadThisRegister(_ fn: FunctionNode) {
+        guard fn.usesThis else { return }
+        switch fn.kind {
+        case .normal, .method, .getter, .setter, .classConstructor, .fieldInitializer, .staticBlock:
+            let t = temp()
+            emit(.loadThis, t)
+            thisRegister = t
+        case .arrow, .derivedConstructor:
+            break
+        }
+    }
+
     func compileBody(_ fn: FunctionNode) throws(CompileError) {
         let paramCount = fn.params.count + (fn.rest != nil ? 1 : 0)
         code.parameterCount = paramCount
@@ -220,10 +233,8 @@ extension FunctionCompiler {
                 }
             }
         }
-        if let e = fn.expressionBody, fn.isAsync {
-            let r = try expression(e, into: nil)
-            emit(.ret, r)
-        } else if let e = fn.expressionBody {
+        if let e = fn.expressionBody {
+            loadThisRegister(fn)
             let r = try expression(e, into: nil)
             emit(.ret, r)
         } else {
@@ -235,6 +246,7 @@ extension FunctionCompiler {
                 generatorRegister = g
                 emit(.generatorStart, g)
             }
+            loadThisRegister(fn)
             for s in fn.body { try statement(s) }
         }
         finish()

@@ -191,7 +191,6 @@ extension FunctionCompiler {
         let continueHere = pc
         for j in jumps[jumps.count - 1].continueJumps { patch(j, to: continueHere) }
         jumps[jumps.count - 1].continueJumps = []
-        emit(.loopHint, newIC())
         try tail(self)
     }
 
@@ -287,7 +286,6 @@ extension FunctionCompiler {
         let continueHere = pc
         for j in jumps[jumps.count - 1].continueJumps { patch(j, to: continueHere) }
         jumps[jumps.count - 1].continueJumps = []
-        emit(.loopHint, newIC())
         let bodyEnd = pc
         emitJumpBack(.jmp, to: top)
         finallies.removeLast()

@@ -124,8 +124,6 @@ final class FunctionCompiler {
     var constantIndex: [String: Int] = [:]
     var atomIndex: [[UInt16]: Int] = [:]
     var lastLineOffset: Int32 = -1
-    /// Registers holding `this`/`arguments` for arrows and the function (-1: none).
-    var thisRegister = -1
     var pendingLabels: [String] = []
     /// Active `finally` blocks, innermost last.
     var finallies: [FinallyContext] = []
@@ -133,6 +131,9 @@ final class FunctionCompiler {
     var bindingRegisters: Set<Int> = []
     /// Generators: the register holding the generator object (set by `generatorStart`).
     var generatorRegister: Int?
+    /// The register that holds `this` for the whole body (loaded once at entry) in functions
+    /// whose `this` never changes (not arrows, not derived constructors).
+    var thisRegister: Int?
     /// Scripts: the register holding the completion value.
     var completionRegister: Int?
     /// Top-level eval code: free names resolve dynamically.

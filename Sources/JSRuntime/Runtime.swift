@@ -33,6 +33,12 @@ public final class Runtime {
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
     var protoEpoch: UInt32 = 1
+    /// See `SharedCacheEntry`.
+    let sharedCache: UnsafeMutablePointer<SharedCacheEntry> = {
+        let p = UnsafeMutablePointer<SharedCacheEntry>.allocate(capacity: Runtime.sharedCacheSize)
+        p.initialize(repeating: SharedCacheEntry(), count: Runtime.sharedCacheSize)
+        return p
+    }()
     /// The well-known symbols (`Symbol.iterator`, ...), created with the first realm.
     public var wellKnown = WellKnownSymbols()
     /// %ArrayIteratorPrototype%.next, for the iteration fast path.
@@ -71,6 +77,9 @@ public final class Runtime {
         }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
         heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
+        // Shapes die only in a collection; the shared cache names shapes without marking
+        // them, so it is emptied before any address can be reused.
+        heap.weakProcessors.append { [unowned self] in self.clearSharedCache() }
     }
 
     /// Frees the register file and the frame stack (the heap frees its own blocks): a
@@ -78,6 +87,7 @@ public final class Runtime {
     deinit {
         free(registers)
         frames.storage.deallocate()
+        sharedCache.deallocate()
     }
 
     // MARK: - Strings

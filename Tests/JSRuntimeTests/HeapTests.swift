@@ -1,5 +1,6 @@
 import Testing
 @testable import JSRuntime
+import JSBytecode
 
 @Suite struct ValueEncoding {
     @Test func numbers() {
@@ -139,5 +140,15 @@ func withStressRuntime(_ body: (Runtime) throws -> Void) rethrows {
         #expect(try rt.hasProperty(o, rt.key("inherited")))
         #expect(try rt.getOwnProperty(o, rt.key("inherited")) == nil)
         #expect(try !rt.setPrototype(proto, Value(cell: o.cell)))   // cycle
+    }
+}
+
+@Suite struct BytecodeLayout {
+    /// A returning frame resumes its caller at pc + callInstructionLength: every opcode that
+    /// pushes an interpreter frame in place must have exactly that length.
+    @Test func callLikeInstructionsShareOneLength() {
+        for op in [Opcode.call, .callMethod, .callEval, .construct] {
+            #expect(op.length == Opcode.callInstructionLength, "\(op)")
+        }
     }
 }

@@ -63,6 +63,30 @@ struct InlineCache {
     var epoch: UInt32 = 0
 }
 
+/// The second-level property cache, shared by every site (V8's stub cache): a miss in a
+/// site's own cache looks here by (receiver shape, key, load or store) before walking the
+/// chain, so polymorphic and megamorphic sites stay off the slow path. Entries hold what a
+/// site cache holds; they do not keep shapes alive, so the table is cleared at every
+/// collection.
+struct SharedCacheEntry {
+    var key: UInt64 = 0
+    var cache = InlineCache()
+}
+
+extension Runtime {
+    static let sharedCacheSize = 4096
+
+    @inline(__always)
+    func sharedCacheEntry(_ shape: UnsafeMutableRawPointer, _ key: UInt64) -> UnsafeMutablePointer<SharedCacheEntry> {
+        let h = (UInt64(UInt(bitPattern: shape)) ^ (key &* 0x9E37_79B9_7F4A_7C15)) >> 4
+        return sharedCache + Int(truncatingIfNeeded: h ^ (h >> 17)) & (Runtime.sharedCacheSize - 1)
+    }
+
+    func clearSharedCache() {
+        sharedCache.update(repeating: SharedCacheEntry(), count: Runtime.sharedCacheSize)
+    }
+}
+
 struct Frame {
     var data: Unmanaged<CodeData>
     var pc: Int

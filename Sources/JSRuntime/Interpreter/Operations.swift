@@ -194,7 +194,23 @@ extension Runtime {
                     }
                 }
                 let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
-                if let v = fillGetCache(o, PropertyKey(cell: a), cache) { return v }
+                let sharedKey = UInt64(UInt(bitPattern: a))
+                let shared = sharedCacheEntry(shape, sharedKey)
+                if shared.pointee.key == sharedKey && shared.pointee.cache.shape == shape {
+                    if let holder = shared.pointee.cache.holder {
+                        if shared.pointee.cache.epoch == protoEpoch {
+                            cache.pointee = shared.pointee.cache
+                            return JSObject(holder).slot(Int(shared.pointee.cache.slot))
+                        }
+                    } else {
+                        cache.pointee = shared.pointee.cache
+                        return o.slot(Int(shared.pointee.cache.slot))
+                    }
+                }
+                if let v = fillGetCache(o, PropertyKey(cell: a), cache) {
+                    shared.pointee = SharedCacheEntry(key: sharedKey, cache: cache.pointee)
+                    return v
+                }
                 return try get(o, .named(PropertyKey(cell: a)), receiver: base)
             }
             // Primitive strings: `length`, then String.prototype (cached on its shape).
@@ -266,20 +282,34 @@ extension Runtime {
         if isObject(base) {
             let o = JSObject(base)
             let shape = o.shape
-            if cache.pointee.shape == shape {
-                if let newShape = cache.pointee.newShape {
-                    // Adding a property along a cached transition (no setter or read-only
-                    // property on the chain when cached; the epoch guards the chain).
-                    if cache.pointee.epoch == protoEpoch && o.flags & (ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0 {
-                        let slot = Int(cache.pointee.slot)
-                        o.ensureSlotCapacity(slot + 1)
-                        o.shape = newShape
-                        o.setSlot(slot, value)
+            var sharedKey: UInt64 = 0
+            var shared: UnsafeMutablePointer<SharedCacheEntry>? = nil
+            for attempt in 0..<2 {
+                if cache.pointee.shape == shape {
+                    if let newShape = cache.pointee.newShape {
+                        // Adding a property along a cached transition (no setter or read-only
+                        // property on the chain when cached; the epoch guards the chain).
+                        if cache.pointee.epoch == protoEpoch && o.flags & (ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0 {
+                            let slot = Int(cache.pointee.slot)
+                            o.ensureSlotCapacity(slot + 1)
+                            o.shape = newShape
+                            o.setSlot(slot, value)
+                            return
+                        }
+                    } else if cache.pointee.holder == nil {
+                        o.setSlot(Int(cache.pointee.slot), value)
                         return
                     }
-                } else if cache.pointee.holder == nil {
-                    o.setSlot(Int(cache.pointee.slot), value)
-                    return
+                }
+                if attempt == 1 { break }
+                // Loads and stores of the same key share the table; a store's key has bit 0 set.
+                sharedKey = UInt64(UInt(bitPattern: try atom(dataRef.takeUnretainedValue(), atomIndex))) | 1
+                let entry = sharedCacheEntry(shape, sharedKey)
+                shared = entry
+                if entry.pointee.key == sharedKey && entry.pointee.cache.shape == shape {
+                    cache.pointee = entry.pointee.cache
+                } else {
+                    break
                 }
             }
             let data = dataRef.takeUnretainedValue()
@@ -288,6 +318,7 @@ extension Runtime {
                 if let entry = ShapeCell(shape).lookup(k) {
                     if entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
                         cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+                        shared?.pointee = SharedCacheEntry(key: sharedKey, cache: cache.pointee)
                         o.setSlot(entry.slot, value)
                         return
                     }
@@ -299,6 +330,7 @@ extension Runtime {
                     let newShape = o.shape
                     if !ShapeCell(newShape).isDictionary, let entry = ShapeCell(newShape).lookup(k), epoch == protoEpoch {
                         cache.pointee = InlineCache(shape: shape, holder: nil, newShape: newShape, slot: Int32(entry.slot), epoch: epoch)
+                        shared?.pointee = SharedCacheEntry(key: sharedKey, cache: cache.pointee)
                     }
                     return
                 }

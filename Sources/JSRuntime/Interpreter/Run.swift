@@ -463,7 +463,8 @@ extension Runtime {
                     let returnRegister = Int(ins[pc + 1])
                     // The callee frame starts at the caller's top; arguments are copied in.
                     let argBuf = UnsafeBufferPointer(start: UnsafePointer(args), count: argc)
-                    try pushFrame(function: JSObject(f), this: r[Int(ins[pc + 3])], args: argBuf, base: fp.pointee.top,
+                    let t = Int(ins[pc + 3])   // -1: undefined (a plain call)
+                    try pushFrame(function: JSObject(f), this: t < 0 ? .undefined : r[t], args: argBuf, base: fp.pointee.top,
                                   returnRegister: returnRegister, newTarget: .undefined)
                     fi = frames.count - 1
                     fp = frames.pointer(fi)
@@ -473,13 +474,16 @@ extension Runtime {
                     r = fp.pointee.base
                     continue
                 }
-                let result = try callFunction(f, this: r[Int(ins[pc + 3])], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                let t = Int(ins[pc + 3])
+                let result = try callFunction(f, this: t < 0 ? .undefined : r[t], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                 r[Int(ins[pc + 1])] = result
                 pc += 6
             case .callSpread:
                 let f = r[Int(ins[pc + 2])]
                 let arr = JSObject(r[Int(ins[pc + 4])])
-                let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: r[Int(ins[pc + 3])], args) }
+                let t = Int(ins[pc + 3])
+                let thisValue = t < 0 ? Value.undefined : r[t]
+                let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: thisValue, args) }
                 r[Int(ins[pc + 1])] = result
                 pc += 5
             case .construct:
@@ -566,7 +570,7 @@ extension Runtime {
                 fp = frames.pointer(fi)
                 data = fp.pointee.data.takeUnretainedValue()
                 ins = data.instructions
-                pc = fp.pointee.pc + Opcode.call.length
+                pc = fp.pointee.pc + Opcode.callInstructionLength
                 r = fp.pointee.base
                 r[returnRegister] = value
 
@@ -660,7 +664,7 @@ extension Runtime {
                 fp = frames.pointer(fi)
                 data = fp.pointee.data.takeUnretainedValue()
                 ins = data.instructions
-                pc = fp.pointee.pc + Opcode.call.length
+                pc = fp.pointee.pc + Opcode.callInstructionLength
                 r = fp.pointee.base
                 r[returnRegister] = gen
             case .yield, .yieldDelegate:
