@@ -71,6 +71,16 @@ extension FunctionCompiler {
                 patch(j)
             }
         case .while(let test, let body):
+            if isDuplicableTest(test) {
+                // Inverted: the test once before the loop and again at the bottom, so each
+                // iteration runs one conditional jump instead of a jump and a test.
+                let exit = try jumpIfFalse(test)
+                let bodyTop = pc
+                try loopBody(body, continueTarget: nil) { fc throws(CompileError) in try fc.jumpIfTrue(test, to: bodyTop) }
+                patch(exit)
+                patchLoopExits(continueTarget: bodyTop)
+                return
+            }
             let top = pc
             let exit = try jumpIfFalse(test)
             try loopBody(body, continueTarget: nil) { fc in fc.emitJumpBack(.jmp, to: top) }
@@ -210,13 +220,26 @@ extension FunctionCompiler {
         // Per-iteration copies of captured loop bindings (CreatePerIterationEnvironment).
         let perIteration = cs?.hasEnvironment == true
         if perIteration { emit(.copyScope) }
-        let top = pc
+        // Inverted when the test can be compiled twice: tested before the loop and at the
+        // bottom of each iteration (one conditional jump per iteration).
+        let inverted = test.map { isDuplicableTest($0) } ?? true
         var exit: Int? = nil
-        if let t = test { exit = try jumpIfFalse(t) }
+        let top: Int
+        if inverted {
+            if let t = test { exit = try jumpIfFalse(t) }
+            top = pc
+        } else {
+            top = pc
+            if let t = test { exit = try jumpIfFalse(t) }
+        }
         try loopBody(body, continueTarget: nil) { fc throws(CompileError) in
             if perIteration { fc.emit(.copyScope) }
             if let u = update { try fc.effectExpression(u) }
-            fc.emitJumpBack(.jmp, to: top)
+            if inverted, let t = test {
+                try fc.jumpIfTrue(t, to: top)
+            } else {
+                fc.emitJumpBack(.jmp, to: top)
+            }
         }
         if let e = exit { patch(e) }
         patchLoopExits(continueTarget: top)
@@ -520,6 +543,37 @@ extension FunctionCompiler {
         }
         let r = try expression(test, into: nil)
         return emitJump(.jumpIfFalse, r)
+    }
+
+    /// Whether a loop test may be compiled twice (no function, class or regexp literal
+    /// inside, whose code or identity would be duplicated; small).
+    func isDuplicableTest(_ e: Expr, budget: Int = 12) -> Bool {
+        if budget <= 0 { return false }
+        switch e.kind {
+        case .identifier, .this, .null, .boolean, .number, .string:
+            return true
+        case .parenthesized(let x), .unary(_, let x):
+            return isDuplicableTest(x, budget: budget - 1)
+        case .binary(_, let a, let b), .logical(_, let a, let b):
+            return isDuplicableTest(a, budget: budget / 2) && isDuplicableTest(b, budget: budget / 2)
+        case .member(let o, let p, let optional):
+            if optional { return false }
+            switch p {
+            case .name: return isDuplicableTest(o, budget: budget - 1)
+            case .computed(let k): return isDuplicableTest(o, budget: budget / 2) && isDuplicableTest(k, budget: budget / 2)
+            default: return false
+            }
+        case .call(let f, let args, let optional):
+            if optional || args.count > 3 { return false }
+            if case .identifier("eval") = f.kind { return false }
+            if !isDuplicableTest(f, budget: budget / 2) { return false }
+            for a in args {
+                guard case .expr(let x) = a, isDuplicableTest(x, budget: budget / 4) else { return false }
+            }
+            return true
+        default:
+            return false
+        }
     }
 
     func jumpIfTrue(_ test: Expr, to target: Int) throws(CompileError) {

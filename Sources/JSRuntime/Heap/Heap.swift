@@ -92,7 +92,9 @@ public final class Heap {
 
     /// Bytes handed out since the last collection, and the budget that triggers one.
     var allocatedSinceGC = 0
-    var gcThreshold = 8 << 20
+    var gcThreshold = Heap.minimumGCBudget
+    /// The smallest allocation budget between collections.
+    static let minimumGCBudget = 16 << 20
     /// Bytes in use after the last collection (cells only).
     public private(set) var liveBytes = 0
     /// Bytes of all blocks and large cells currently held.
@@ -283,7 +285,7 @@ public final class Heap {
         sweep()
         allocatedSinceGC = 0
         externalBytesSinceGC = 0
-        gcThreshold = max(8 << 20, liveBytes)
+        gcThreshold = max(Heap.minimumGCBudget, liveBytes)
     }
 
     func drain(_ marker: inout Marker) {

@@ -239,7 +239,13 @@ extension Runtime {
     /// OrdinaryCreateFromConstructor with %Object.prototype% as the fallback.
     func ordinaryCreateFromConstructor(_ newTarget: Value, fallback: JSObject? = nil) throws(JSException) -> JSObject {
         let proto = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
-        if isObject(proto) { return try newObject(prototype: JSObject(proto)) }
+        if isObject(proto) {
+            // Instances of one constructor share a root shape; size them for the fields
+            // earlier instances ended up with (slack tracking).
+            let root = try proto.asCell == realm.objectPrototype.cell ? realm.objectShape! : rootShape(for: proto)
+            let slots = max(JSObject.defaultInlineSlots, ShapeCell(root).info.expectedSlots)
+            return try allocateObject(.object, shape: root, inlineSlots: slots)
+        }
         return try newObject(prototype: fallback ?? realm.objectPrototype)
     }
 
@@ -304,7 +310,6 @@ extension Runtime {
         }
         var env = UnsafeMutableRawPointer(bitPattern: UInt(o.word(1)))
         if code.functionEnvironmentSize > 0 {
-            for i in 0..<r { _ = i }
             let e = try makeEnvironment(parent: env, count: code.functionEnvironmentSize)
             e.layout = data.layoutWord(Runtime.functionLayoutTag)
             env = e.cell

@@ -37,6 +37,11 @@ public struct PropertyEntry {
     public var attributes: PropertyAttributes
 }
 
+extension Runtime {
+    /// The most inline slots slack tracking gives a constructor's instances.
+    static let maxExpectedInlineSlots = 12
+}
+
 /// A transition's key as one word: the key cell's address and the attributes (< 16).
 @inline(__always) func transitionKey(_ key: PropertyKey, _ attributes: PropertyAttributes) -> UInt64 {
     key.bits << 4 | UInt64(attributes.rawValue)
@@ -60,6 +65,9 @@ final class ShapeInfo {
     /// Prototype transitions: objects created by `Object.create(p)` / setPrototypeOf.
     var prototypeTransitions: [UInt64: UnsafeMutableRawPointer] = [:]
     var isDictionary = false
+    /// Root shapes: the most slots an object that started here has needed so far (capped),
+    /// so constructors allocate later instances with room for all their fields inline.
+    var expectedSlots = 0
     /// The shape cell that owns this info and the transition key in the parent.
     var parentCell: UnsafeMutableRawPointer?
     var transitionKey: UInt64 = 0
@@ -195,6 +203,9 @@ extension Runtime {
         defer { heap.popRoots(1) }
         let cell = try allocateShape(prototype: shape.prototype, info: child, slotCount: shape.slotCount + 1)
         info.setTransition(tk, cell)
+        var root = info
+        while let p = root.parent { root = p }
+        root.expectedSlots = max(root.expectedSlots, min(shape.slotCount + 1, Runtime.maxExpectedInlineSlots))
         return cell
     }
 
