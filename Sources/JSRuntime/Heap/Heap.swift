@@ -289,8 +289,9 @@ public final class Heap {
     }
 
     func drain(_ marker: inout Marker) {
+        guard let tracer else { return }
         while let cell = marker.stack.popLast() {
-            tracer?(cell, &marker)
+            tracer(cell, &marker)
         }
     }
 
@@ -324,6 +325,8 @@ public final class Heap {
 
     func sweep() {
         var live = 0
+        // One load of the closure, not a retain/release pair per dead cell.
+        let finalizer = self.finalizer
         for c in 0..<freeLists.count { freeLists[c] = nil }
         for b in blocks {
             let c = Int(Heap.classForSize[b.cellSize >> 4])

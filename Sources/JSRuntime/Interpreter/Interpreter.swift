@@ -321,7 +321,7 @@ extension Runtime {
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
-        // Word 0 holds the function's CodeData (retained; released when the function dies).
+        // Word 0 holds the function's CodeData (unretained; owned by `allCodeData`).
         let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0)))!
         return Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -351,7 +351,8 @@ extension Runtime {
         // slots 0, 1 (and 2), so no property definitions run per closure.
         let fullShape = try closureShape(shape, withPrototype: hasPrototype)
         let f = try allocateObject(.function, shape: fullShape)
-        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passRetained(data).toOpaque())))
+        // Unretained: `allCodeData` keeps every CodeData for the runtime's lifetime.
+        f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passUnretained(data).toOpaque())))
         f.setWord(1, UInt64(UInt(bitPattern: env)))
         f.setWord(2, context.map { UInt64(UInt(bitPattern: $0)) } ?? 0)
         f.setSlot(0, Value(code.length))

@@ -1,6 +1,9 @@
 // The dispatch loop.
 
 import JSBytecode
+#if OPCODE_STATS
+import Glibc
+#endif
 
 extension Runtime {
     /// Calls `body` with the elements of a spread-argument array (built by `arraySpread`)
@@ -64,6 +67,9 @@ extension Runtime {
         while true {
             fp.pointee.pc = pc
             let opcode = unsafeBitCast(UInt8(truncatingIfNeeded: ins[pc]), to: Opcode.self)
+            #if OPCODE_STATS
+            OpcodeStats.counts[Int(opcode.rawValue)] += 1
+            #endif
             switch opcode {
             case .mov:
                 r[Int(ins[pc + 1])] = r[Int(ins[pc + 2])]
@@ -754,3 +760,23 @@ extension Runtime {
         }
     }
 }
+
+#if OPCODE_STATS
+/// Dynamic opcode counts (a build with -DOPCODE_STATS; printed to stderr at exit).
+enum OpcodeStats {
+    nonisolated(unsafe) static var counts: [Int] = {
+        atexit {
+            let total = OpcodeStats.counts.reduce(0, +)
+            var rows: [(Int, Int)] = OpcodeStats.counts.enumerated().map { ($0.offset, $0.element) }
+            rows.sort { $0.1 > $1.1 }
+            for (op, n) in rows.prefix(40) where n > 0 {
+                let name = Opcode(rawValue: UInt8(op)).map { "\($0)" } ?? "?"
+                let pct = Double(n) * 100 / Double(max(total, 1))
+                fputs("\(name) \(n) \((pct * 10).rounded() / 10)%\n", stderr)
+            }
+            fputs("total \(total)\n", stderr)
+        }
+        return Array(repeating: 0, count: 256)
+    }()
+}
+#endif

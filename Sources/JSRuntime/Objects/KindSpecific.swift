@@ -25,10 +25,6 @@ extension Runtime {
 
     func finalizeKindSpecific(_ o: JSObject, _ kind: CellKind) {
         switch kind {
-        case .function:
-            if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {
-                Unmanaged<AnyObject>.fromOpaque(raw).release()
-            }
         case .boundFunction:
             if let args = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2))) { args.deallocate() }
         default:
