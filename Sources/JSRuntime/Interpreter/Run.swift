@@ -772,9 +772,9 @@ enum OpcodeStats {
             for (op, n) in rows.prefix(40) where n > 0 {
                 let name = Opcode(rawValue: UInt8(op)).map { "\($0)" } ?? "?"
                 let pct = Double(n) * 100 / Double(max(total, 1))
-                fputs("\(name) \(n) \((pct * 10).rounded() / 10)%\n", stderr)
+                print("\(name) \(n) \((pct * 10).rounded() / 10)%")
             }
-            fputs("total \(total)\n", stderr)
+            print("total \(total)")
         }
         return Array(repeating: 0, count: 256)
     }()
