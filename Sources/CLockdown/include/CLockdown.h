@@ -37,6 +37,17 @@ int sable_set_parent_death_signal(int signal);
 /// Idempotent: later calls return the same descriptor.
 int sable_signal_pipe_install(const int *signals, int count);
 
+/// Worker side of a fork without exec, right after fork(): moves `socket_fd` to
+/// descriptor 3 and `report_fd` to 4 (both must be above 4), opens /dev/null as
+/// stdin, closes every other descriptor above 2, resets every caught signal (and
+/// SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGSYS) to its default action and
+/// empties the signal mask: what exec and the spawn attributes do for a spawned worker.
+/// Returns 0 or -errno.
+int sable_forked_worker_setup(int socket_fd, int report_fd);
+
+/// The number of threads of this process (from /proc/self/stat; -1 if unknown).
+int sable_thread_count(void);
+
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK) (not visible to Swift without _GNU_SOURCE).
 int sable_pipe_cloexec_nonblock(int fds[2]);
 
