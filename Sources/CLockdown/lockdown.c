@@ -6,7 +6,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <time.h>
 #include <dirent.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -185,4 +187,31 @@ int sable_thread_count(void) {
         p++;
     }
     return field == 20 ? atoi(p) : -1;
+}
+
+static long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int sable_wait_child_exit(int pid, int timeout_ms) {
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd < 0) return -errno;
+    long end = now_ms() + timeout_ms;
+    int result = 0;
+    for (;;) {
+        long left = end - now_ms();
+        struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+        int n = poll(&p, 1, left > 0 ? (int)left : 0);
+        if (n > 0) { result = 1; break; }
+        if (n == 0 || (n < 0 && errno != EINTR)) break;
+    }
+    close(fd);
+    return result;
+#else
+    (void)pid; (void)timeout_ms;
+    return -ENOSYS;
+#endif
 }

@@ -166,7 +166,11 @@ public final class WorkerProcess {
         if let termination { return termination }
         if let timeout {
             let end = monotonicNanoseconds() + UInt64(max(timeout, 0) * 1e9)
-            while poll() == nil && monotonicNanoseconds() < end { usleep(1000) }
+            // Woken when the worker ends (pidfd); without pidfd_open (Linux < 5.3), polled.
+            let ms = Int32(min(max(timeout, 0) * 1000, 1e9).rounded(.up))
+            if sable_wait_child_exit(pid, ms) < 0 || poll() == nil {
+                while poll() == nil && monotonicNanoseconds() < end { usleep(1000) }
+            }
             if let termination { return termination }
             _ = Glibc.kill(pid, SIGKILL)
         }

@@ -45,6 +45,11 @@ int sable_signal_pipe_install(const int *signals, int count);
 /// Returns 0 or -errno.
 int sable_forked_worker_setup(int socket_fd, int report_fd);
 
+/// Waits until child `pid` has ended (is reapable), at most `timeout_ms` milliseconds:
+/// 1 if it has, 0 if not yet, -errno if the kernel has no pidfd_open (before 5.3).
+/// Does not reap it.
+int sable_wait_child_exit(int pid, int timeout_ms);
+
 /// The number of threads of this process (from /proc/self/stat; -1 if unknown).
 int sable_thread_count(void);
 
