@@ -53,6 +53,8 @@ public final class Runtime {
     var prototypeShape: UnsafeMutableRawPointer?
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom("length")
+    /// The atom "name" (every native function defines it).
+    lazy var nameAtom: UnsafeMutableRawPointer = atom("name")
 
     public init() {
         // Zero pages from calloc cost nothing until touched (a zero word is `empty`); every
