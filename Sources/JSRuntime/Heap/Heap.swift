@@ -13,6 +13,7 @@
 // `gcStress` collects before every allocation (the GC bug finder).
 
 import CSableSupport
+import JSSyntax
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,9 +124,8 @@ public final class Heap {
     var collecting = false
 
     public init() {
-        var low: UnsafeMutableRawPointer? = nil
-        var high: UnsafeMutableRawPointer? = nil
-        if sable_thread_stack_bounds(&low, &high) == 0 { stackHigh = high }
+        // Shared with the parser's stack guard (one /proc/self/maps read per thread).
+        if let (_, high) = currentThreadStack() { stackHigh = UnsafeMutableRawPointer(bitPattern: high) }
     }
 
     deinit {
