@@ -6,6 +6,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+#include <dirent.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -119,3 +123,95 @@ int sable_signal_pipe_install(const int *signals, int count) {
 }
 
 int sable_pipe_cloexec_nonblock(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0 ? 0 : -errno; }
+
+static int close_above(int lowest) {
+    if (syscall(SYS_close_range, (unsigned)lowest, ~0U, 0) == 0) return 0;
+    // Kernels before 5.9: close what /proc/self/fd lists.
+    DIR *dir = opendir("/proc/self/fd");
+    if (dir == NULL) return -errno;
+    int self = dirfd(dir);
+    struct dirent *e;
+    int fds[256];
+    int n = 0;
+    while ((e = readdir(dir)) != NULL && n < 256) {
+        int fd = atoi(e->d_name);
+        if (fd >= lowest && fd != self) fds[n++] = fd;
+    }
+    closedir(dir);
+    for (int i = 0; i < n; i++) close(fds[i]);
+    return n == 256 ? close_above(lowest) : 0;
+}
+
+int sable_forked_worker_setup(int socket_fd, int report_fd) {
+    if (socket_fd <= 4 || report_fd <= 4) return -EINVAL;
+    if (dup2(socket_fd, 3) != 3 || dup2(report_fd, 4) != 4) return -errno;
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0) return -errno;
+    if (null_fd != 0) {
+        if (dup2(null_fd, 0) != 0) return -errno;
+        close(null_fd);
+    } else {
+        fcntl(0, F_SETFD, 0);
+    }
+    int rc = close_above(5);
+    if (rc != 0) return rc;
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        struct sigaction old;
+        if (sigaction(sig, NULL, &old) != 0) continue; // signals reserved by libc
+        int caught = old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN;
+        int reset = caught || sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE
+                    || sig == SIGQUIT || sig == SIGSYS;
+        if (reset && old.sa_handler != SIG_DFL) signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    return 0;
+}
+
+int sable_thread_count(void) {
+    int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buf[1024];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    // Field 2 (comm) may hold spaces: fields are counted after its closing parenthesis.
+    char *p = strrchr(buf, ')');
+    if (p == NULL) return -1;
+    int field = 2;
+    while (*p && field < 20) {
+        if (*p == ' ') field++;
+        p++;
+    }
+    return field == 20 ? atoi(p) : -1;
+}
+
+static long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int sable_wait_child_exit(int pid, int timeout_ms) {
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd < 0) return -errno;
+    long end = now_ms() + timeout_ms;
+    int result = 0;
+    for (;;) {
+        long left = end - now_ms();
+        struct pollfd p = { .fd = fd, .events = POLLIN, .revents = 0 };
+        int n = poll(&p, 1, left > 0 ? (int)left : 0);
+        if (n > 0) { result = 1; break; }
+        if (n == 0 || (n < 0 && errno != EINTR)) break;
+    }
+    close(fd);
+    return result;
+#else
+    (void)pid; (void)timeout_ms;
+    return -ENOSYS;
+#endif
+}

@@ -13,7 +13,7 @@ extension JSRun {
     /// worker's output goes straight to the inherited stdout/stderr.
     static func runLocked(name: String, args: [String], options: Execute.Options, printResult: Bool, settings: LockdownSettings,
                           source: () throws(FileIO.Failure) -> [UInt8]) -> Int32 {
-        var s = Supervisor.Settings()
+        var s = Supervisor.Settings.forked
         s.timeout = settings.timeout
         s.handleSignals = true
         if options.maxHeapBytes > 0 {

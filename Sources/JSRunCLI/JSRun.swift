@@ -131,6 +131,7 @@ public enum JSRun {
     /// Runs a script in this process (--no-lockdown), with `scriptArgs` defined.
     static func runInProcess(_ source: SourceFile, args: [String], options: Execute.Options, printResult: Bool = false) -> Int32 {
         guard let rt = Execute.makeRuntime() else { return 70 }
+        Execute.keepUntilExit(rt)
         defineScriptArgs(args, in: rt)
         return Execute.run(source, in: rt, options: options, printResult: printResult)
     }

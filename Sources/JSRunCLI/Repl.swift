@@ -157,7 +157,7 @@ extension JSRun {
             }
             return session.run { reader.readLine() }
         }
-        var s = Supervisor.Settings()
+        var s = Supervisor.Settings.forked
         s.timeout = settings.timeout
         if options.maxHeapBytes > 0 { s.addressSpaceLimit = UInt64(options.maxHeapBytes) * 4 + (2 << 30) }
         let supervisor: Supervisor

@@ -25,7 +25,7 @@ enum SelfTest {
         check(ok, what + " [kill mode]")
         // /proc of a locked worker.
         do {
-            let s = try Supervisor(Supervisor.Settings())
+            let s = try Supervisor(Supervisor.Settings.forked)
             try s.awaitLockedDown()
             if let info = ProcessInspection.inspect(pid: s.pid) {
                 check(info.isLockedDown, "/proc/\(s.pid): Seccomp: \(info.seccompMode ?? -1), NoNewPrivs: \(info.noNewPrivs ?? -1), \(info.mappingCount) mappings, \(info.writableExecutableMappings.count) writable+executable")
@@ -42,7 +42,7 @@ enum SelfTest {
 
     static func runProbe(_ probe: Probe, mode: ViolationMode) -> (Bool, String) {
         let label = probe.rawValue.padding(16)
-        var settings = Supervisor.Settings()
+        var settings = Supervisor.Settings.forked
         settings.mode = mode
         settings.timeout = 10
         do {
@@ -73,7 +73,7 @@ enum SelfTest {
 
     /// Every system-call number in one worker locked down in record mode (see `Sweep`).
     static func sweep() -> Int32 {
-        var settings = Supervisor.Settings()
+        var settings = Supervisor.Settings.forked
         settings.mode = .record
         settings.timeout = 30
         do {
@@ -99,7 +99,7 @@ enum SelfTest {
         var killed = 0, refused = 0, failures = 0, skipped = 0
         for (nr, name, expected) in plan {
             guard let expected else { skipped += 1; continue }
-            var settings = Supervisor.Settings()
+            var settings = Supervisor.Settings.forked
             settings.timeout = 10
             let x32 = nr & 0x4000_0000 != 0
             let want = x32 ? "\(name) (x32 ABI)" : name

@@ -11,6 +11,10 @@ import CLockdown
 final class Supervisor {
     struct Settings {
         var executable = "/proc/self/exe"
+        /// Start the worker by fork() without exec (this image in worker mode: no second
+        /// process start) when this process is single-threaded; else spawn `executable`.
+        /// jsrun's own; an embedder's process is not this binary or not single-threaded.
+        var fork = false
         /// Seconds until the worker is ended (nil: none); `restartClock` starts a new period.
         var timeout: Double?
         /// RLIMIT_AS for the worker in bytes (0: none).
@@ -18,6 +22,13 @@ final class Supervisor {
         var mode: ViolationMode = .reportAndKill
         /// Turn SIGINT/SIGTERM/SIGHUP into an `.interrupted` end (jsrun; not for embedders).
         var handleSignals = false
+
+        /// jsrun's settings: the worker forked from this process.
+        static var forked: Settings {
+            var s = Settings()
+            s.fork = true
+            return s
+        }
     }
 
     /// How a session ended abnormally.
@@ -49,7 +60,12 @@ final class Supervisor {
         }
         self.interruptFD = interruptFD
         do {
-            worker = try WorkerProcess.spawn(executable: settings.executable)
+            if settings.fork && WorkerProcess.isSingleThreaded {
+                let supervisor = getpid()
+                worker = try WorkerProcess.fork { WorkerMain.run(supervisor: supervisor) }
+            } else {
+                worker = try WorkerProcess.spawn(executable: settings.executable)
+            }
         } catch {
             throw .couldNotStart(error.description)
         }

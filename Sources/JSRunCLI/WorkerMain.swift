@@ -30,7 +30,8 @@ public enum WorkerMain {
         let connection = Connection(fd: WorkerDescriptors.socket)
 
         guard let rt = Execute.makeRuntime() else { return 70 }
-        // Warm-up: the parser caches this thread's stack bounds (pthread_getattr_np reads
+        Execute.keepUntilExit(rt)
+        // Warm-up: the thread's stack bounds are cached (pthread_getattr_np reads
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
         let policy = SystemCallPolicy.worker(pid: getpid())

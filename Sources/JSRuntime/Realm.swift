@@ -166,30 +166,67 @@ extension Runtime {
     public func put(_ o: JSObject, _ name: String, _ v: Value, _ attrs: PropertyAttributes = .hidden) throws(JSException) {
         heap.pushRoot(v)
         defer { heap.popRoots(1) }
-        try defineOwnProperty(o, key(name), .data(v, attrs))
+        try defineData(o, PropertyKey(cell: atom(name)), v, attrs)
+    }
+
+    /// [[DefineOwnProperty]] of a data property (for building intrinsics and functions).
+    /// A new key on an ordinary extensible object is added straight to its shape: what
+    /// `defineOwnProperty` does, without the lookup that builds (by copying the parent's)
+    /// a key table for every intermediate shape, quadratic in the number of properties.
+    func defineData(_ o: JSObject, _ k: PropertyKey, _ v: Value, _ attrs: PropertyAttributes) throws(JSException) {
+        // Arrays and primitive wrappers differ from ordinary objects only in `length`.
+        let ordinary = k.cell != lengthAtom || (o.kind != .array && o.kind != .boxedPrimitive)
+        if ordinary && o.isExtensible && !shapeHasKey(o.shape, k) {
+            try addNamedProperty(o, k, v, attrs.intersection(.all))
+        } else {
+            try defineOwnProperty(o, .named(k), .data(v, attrs))
+        }
+    }
+
+    /// Whether the shape has `k`, by its key table or else up its transition chain
+    /// (`ShapeCell.lookup` without building a table).
+    func shapeHasKey(_ shape: UnsafeMutableRawPointer, _ k: PropertyKey) -> Bool {
+        // The shape cell keeps its info, and each info its parent, alive.
+        unowned(unsafe) var info = ShapeCell(shape).info
+        while true {
+            if let t = info.table { return t[k] != nil }
+            if info.key == k { return true }
+            guard let parent = info.parent else { return false }
+            info = parent
+        }
     }
 
     /// A native function object.
     public func makeNativeFunction(_ name: String, length: Int, isConstructor: Bool = false,
                                    _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
+        try makeNativeFunction(name: try makeString(name), length: length, isConstructor: isConstructor, body)
+    }
+
+    /// A native function object whose `name` is the string `name`.
+    func makeNativeFunction(name: Value, length: Int, isConstructor: Bool = false,
+                            _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
+        heap.pushRoot(name)
+        defer { heap.popRoots(1) }
         let f = try allocateObject(.nativeFunction, shape: realm.functionShape)
         natives.append(body)
         f.setWord(0, UInt64(natives.count - 1))
         if isConstructor { f.flags |= ObjectFlags.constructor }
         heap.pushRoot(Value(cell: f.cell))
         defer { heap.popRoots(1) }
-        try defineOwnProperty(f, key(static: "length"), .data(Value(length), [.configurable]))
-        try defineOwnProperty(f, key(static: "name"), .data(try makeString(name), [.configurable]))
+        try defineData(f, PropertyKey(cell: lengthAtom), Value(length), [.configurable])
+        try defineData(f, PropertyKey(cell: nameAtom), name, [.configurable])
         return f
     }
 
-    /// Adds a native method to an object.
+    /// Adds a native method to an object (its `name` is the key's atom: strings are
+    /// immutable, so sharing the cell is safe).
     @discardableResult
     public func method(_ o: JSObject, _ name: String, _ length: Int, _ body: @escaping NativeFunction) throws(JSException) -> JSObject {
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
-        let f = try makeNativeFunction(name, length: length, body)
-        try put(o, name, Value(cell: f.cell))
+        let k = atom(name)
+        let f = try makeNativeFunction(name: Value(cell: k), length: length, body)
+        try defineData(o, PropertyKey(cell: k), Value(cell: f.cell), .hidden)
         return f
     }
 

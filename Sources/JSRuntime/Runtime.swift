@@ -60,6 +60,8 @@ public final class Runtime {
     var closureShapeList: [UnsafeMutableRawPointer] = []
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
+    /// The atom "name" (every native function defines it).
+    lazy var nameAtom: UnsafeMutableRawPointer = atom(static: "name")
 
     public init() {
         // Zero pages from calloc cost nothing until touched (a zero word is `empty`); every

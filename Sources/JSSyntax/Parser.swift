@@ -26,6 +26,41 @@ enum StackBounds {
     static let lock = Mutex()
 }
 
+/// The current thread's stack (lowest and highest address), nil if unknown. Cached per
+/// thread: on the main thread glibc reads /proc/self/maps to find it, which is slow and,
+/// in a locked-down worker, forbidden. (The parser's stack guard and the collector's
+/// conservative stack scan share it.)
+public func currentThreadStack() -> (low: UInt, high: UInt)? {
+    var here: UInt8 = 0
+    let sp = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
+    return threadStack(sp: sp).map { ($0.low, $0.high) }
+}
+
+/// The current thread's stack, and whether it came from the cache.
+func threadStack(sp: UInt) -> (low: UInt, high: UInt, cached: Bool)? {
+    #if canImport(Glibc)
+    let me = pthread_self()
+    StackBounds.lock.lock()
+    defer { StackBounds.lock.unlock() }
+    if let cached = StackBounds.cache[UInt(me)], sp > cached.low && sp <= cached.high {
+        return (cached.low, cached.high, true)
+    }
+    var attr = pthread_attr_t()
+    if sable_pthread_getattr_np(me, &attr) == 0 {
+        defer { pthread_attr_destroy(&attr) }
+        var addr: UnsafeMutableRawPointer? = nil
+        var size = 0
+        if pthread_attr_getstack(&attr, &addr, &size) == 0, let a = addr {
+            let low = UInt(bitPattern: a)
+            if StackBounds.cache.count > 1024 { StackBounds.cache.removeAll() }
+            StackBounds.cache[UInt(me)] = (low, low + UInt(size))
+            return (low, low + UInt(size), false)
+        }
+    }
+    #endif
+    return nil
+}
+
 /// A minimal pthread mutex (JSSyntax has no dependencies).
 final class Mutex: @unchecked Sendable {
     private var m = pthread_mutex_t()
@@ -182,26 +217,9 @@ final class Parser {
     static func computeStackLimit() -> UInt {
         var here: UInt8 = 0
         let sp = withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) }
-        #if canImport(Glibc)
-        let me = pthread_self()
-        StackBounds.lock.lock()
-        defer { StackBounds.lock.unlock() }
-        if let cached = StackBounds.cache[UInt(me)], sp > cached.low && sp <= cached.high {
-            return cached.low + StackBounds.margin
+        if let (low, _, cached) = threadStack(sp: sp), cached || sp > low + StackBounds.margin {
+            return low + StackBounds.margin
         }
-        var attr = pthread_attr_t()
-        if sable_pthread_getattr_np(me, &attr) == 0 {
-            defer { pthread_attr_destroy(&attr) }
-            var addr: UnsafeMutableRawPointer? = nil
-            var size = 0
-            if pthread_attr_getstack(&attr, &addr, &size) == 0, let a = addr {
-                let low = UInt(bitPattern: a)
-                if StackBounds.cache.count > 1024 { StackBounds.cache.removeAll() }
-                StackBounds.cache[UInt(me)] = (low, low + UInt(size))
-                if sp > low + StackBounds.margin { return low + StackBounds.margin }
-            }
-        }
-        #endif
         // Unknown stack: allow 1 MiB below the current position.
         return sp > 1 << 20 ? sp - (1 << 20) : 0
     }

@@ -7,7 +7,8 @@ import CLockdown
 /// worker mode, with the message socket on descriptor 3 and the write end of the
 /// violation-report pipe on descriptor 4 (`WorkerDescriptors`).
 ///
-/// Started with `posix_spawn` of an absolute path (no shell, no PATH lookup); stdin
+/// Started with `posix_spawn` of an absolute path (no shell, no PATH lookup), or by
+/// `fork` without exec (the same image; jsrun's own, single-threaded case); stdin
 /// is /dev/null, stdout and stderr are inherited. The worker is killed when it is
 /// dropped without `wait`, so it never outlives its supervisor object.
 public final class WorkerProcess {
@@ -29,8 +30,13 @@ public final class WorkerProcess {
     /// The arguments a worker is started with: `[argv0, "--lockdown-worker", supervisor pid]`.
     public static let workerFlag = "--lockdown-worker"
 
-    /// Starts `executable` (default: this process's own binary) in worker mode.
-    public static func spawn(executable: String = "/proc/self/exe", extraArguments: [String] = []) throws(Failure) -> WorkerProcess {
+    /// The message socket pair and the violation-report pipe: the supervisor's ends, and
+    /// the worker's ends moved above 10 so that moving them to 3 and 4 cannot collide.
+    struct Channels {
+        var socket: Int32, report: Int32, childSocket: Int32, childReport: Int32
+    }
+
+    static func makeChannels() throws(Failure) -> Channels {
         var sv: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sv) == 0 else {
             throw Failure(description: "socketpair: \(String(cString: strerror(errno)))")
@@ -40,10 +46,47 @@ public final class WorkerProcess {
             close(sv[0]); close(sv[1])
             throw Failure(description: "pipe2: \(String(cString: strerror(errno)))")
         }
-        // Move the child's ends above the target numbers so the dup2s cannot collide.
         let childSocket = fcntl(sv[1], F_DUPFD_CLOEXEC, 10)
         let childReport = fcntl(pipeFDs[1], F_DUPFD_CLOEXEC, 10)
         close(sv[1]); close(pipeFDs[1])
+        return Channels(socket: sv[0], report: pipeFDs[0], childSocket: childSocket, childReport: childReport)
+    }
+
+    /// Whether this process has a single thread (the condition for `fork(worker:)`).
+    public static var isSingleThreaded: Bool { sable_thread_count() == 1 }
+
+    /// Starts a worker by fork() without exec: the child continues in this (already
+    /// loaded) image and runs `worker`, then exits with its status. Only for a
+    /// single-threaded process (`isSingleThreaded`): the child of a multi-threaded one
+    /// could find locks held by threads that do not exist in it.
+    ///
+    /// The child gets what a spawned worker gets: the socket on 3, the report pipe on
+    /// 4, /dev/null as stdin, stdout and stderr inherited, no other descriptor, every
+    /// signal handler back to the default (the Swift crash backtracer's as well) and
+    /// an empty signal mask.
+    public static func fork(worker: () -> Int32) throws(Failure) -> WorkerProcess {
+        let c = try makeChannels()
+        // Output buffered in stdio now would be written twice.
+        fflush(nil)
+        let pid = Glibc.fork()
+        if pid == 0 {
+            let rc = sable_forked_worker_setup(c.childSocket, c.childReport)
+            if rc != 0 { _exit(71) }
+            exit(worker())
+        }
+        close(c.childSocket); close(c.childReport)
+        if pid < 0 {
+            let e = errno
+            close(c.socket); close(c.report)
+            throw Failure(description: "fork: \(String(cString: strerror(e)))")
+        }
+        return WorkerProcess(pid: pid, socketFD: c.socket, reportFD: c.report)
+    }
+
+    /// Starts `executable` (default: this process's own binary) in worker mode.
+    public static func spawn(executable: String = "/proc/self/exe", extraArguments: [String] = []) throws(Failure) -> WorkerProcess {
+        let c = try makeChannels()
+        let childSocket = c.childSocket, childReport = c.childReport
         defer { close(childSocket); close(childReport) }
 
         var actions = posix_spawn_file_actions_t()
@@ -83,10 +126,10 @@ public final class WorkerProcess {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, &attr, argv, env)
         if rc != 0 {
-            close(sv[0]); close(pipeFDs[0])
+            close(c.socket); close(c.report)
             throw Failure(description: "posix_spawn \(executable): \(String(cString: strerror(rc)))")
         }
-        return WorkerProcess(pid: pid, socketFD: sv[0], reportFD: pipeFDs[0])
+        return WorkerProcess(pid: pid, socketFD: c.socket, reportFD: c.report)
     }
 
     init(pid: pid_t, socketFD: Int32, reportFD: Int32) {
@@ -123,7 +166,11 @@ public final class WorkerProcess {
         if let termination { return termination }
         if let timeout {
             let end = monotonicNanoseconds() + UInt64(max(timeout, 0) * 1e9)
-            while poll() == nil && monotonicNanoseconds() < end { usleep(1000) }
+            // Woken when the worker ends (pidfd); without pidfd_open (Linux < 5.3), polled.
+            let ms = Int32(min(max(timeout, 0) * 1000, 1e9).rounded(.up))
+            if sable_wait_child_exit(pid, ms) < 0 || poll() == nil {
+                while poll() == nil && monotonicNanoseconds() < end { usleep(1000) }
+            }
             if let termination { return termination }
             _ = Glibc.kill(pid, SIGKILL)
         }

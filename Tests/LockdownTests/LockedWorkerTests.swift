@@ -6,7 +6,7 @@ import EngineIPC
 import Lockdown
 import JSRunCLI
 
-/// The jsrun binary next to the test bundle (the test target depends on it).
+/// The jsrun binary next to the test bundle (`swift test` builds every product).
 let jsrunPath: String = {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)

@@ -37,6 +37,22 @@ int sable_set_parent_death_signal(int signal);
 /// Idempotent: later calls return the same descriptor.
 int sable_signal_pipe_install(const int *signals, int count);
 
+/// Worker side of a fork without exec, right after fork(): moves `socket_fd` to
+/// descriptor 3 and `report_fd` to 4 (both must be above 4), opens /dev/null as
+/// stdin, closes every other descriptor above 2, resets every caught signal (and
+/// SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGSYS) to its default action and
+/// empties the signal mask: what exec and the spawn attributes do for a spawned worker.
+/// Returns 0 or -errno.
+int sable_forked_worker_setup(int socket_fd, int report_fd);
+
+/// Waits until child `pid` has ended (is reapable), at most `timeout_ms` milliseconds:
+/// 1 if it has, 0 if not yet, -errno if the kernel has no pidfd_open (before 5.3).
+/// Does not reap it.
+int sable_wait_child_exit(int pid, int timeout_ms);
+
+/// The number of threads of this process (from /proc/self/stat; -1 if unknown).
+int sable_thread_count(void);
+
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK) (not visible to Swift without _GNU_SOURCE).
 int sable_pipe_cloexec_nonblock(int fds[2]);
 

@@ -5,6 +5,10 @@ extension Runtime {
     public func initializeRealm() throws(JSException) {
         let realm = Realm(runtime: self)
         self.realm = realm
+        // The builtins intern some 400 names and define some 500 functions: no rehashing.
+        atoms.reserveCapacity(1024)
+        atomCache.reserveCapacity(1024)
+        natives.reserveCapacity(1024)
         let nullShape = try makeRootShape(prototype: .null)
         let objectProto = try allocateObject(.object, shape: nullShape)
         realm.objectPrototype = objectProto
@@ -94,8 +98,8 @@ extension Runtime {
         let c = try makeNativeFunction(name, length: length, isConstructor: true, body)
         heap.pushRoot(Value(cell: c.cell))
         defer { heap.popRoots(1) }
-        try defineOwnProperty(c, key(static: "prototype"), .data(Value(cell: prototype.cell), []))
-        try defineOwnProperty(prototype, key(static: "constructor"), .data(Value(cell: c.cell), .hidden))
+        try defineData(c, PropertyKey(cell: atom(static: "prototype")), Value(cell: prototype.cell), [])
+        try defineData(prototype, PropertyKey(cell: atom(static: "constructor")), Value(cell: c.cell), .hidden)
         try put(realm.global, name, Value(cell: c.cell))
         return c
     }

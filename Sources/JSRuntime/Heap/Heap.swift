@@ -1,7 +1,7 @@
 // The engine-managed heap: cells in raw memory, a non-moving mark-sweep collector.
 //
 // Cells are allocated from 256 KiB blocks, one size class per block, with a free list
-// per size class; cells larger than the biggest class get their own allocation. Every
+// per size class (fed a page at a time from a new block's zero pages); cells larger than the biggest class get their own allocation. Every
 // cell starts with an 8-byte `CellHeader` (kind, mark bit, flags, an auxiliary word).
 //
 // Roots: the interpreter's register file and the runtime's root slots are precise;
@@ -13,6 +13,7 @@
 // `gcStress` collects before every allocation (the GC bug finder).
 
 import CSableSupport
+import JSSyntax
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -87,6 +88,11 @@ public final class Heap {
 
     var freeLists: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Heap.sizeClasses.count)
     var blocks: [Block] = []
+    /// Per size class: the newest block's untouched tail (block index, first untouched
+    /// cell), or nil. A block's pages are zero until touched (kind 0 is `free`); `refill`
+    /// threads cells onto the free list a page at a time, so a page is faulted in only
+    /// when it is needed (start-up allocates from a dozen blocks, a few pages of each).
+    var untouched: [(block: Int, cell: Int)?] = Array(repeating: nil, count: Heap.sizeClasses.count)
     var blockIndex: [UInt: Int] = [:]
     var largeCells: [UInt: Int] = [:]
 
@@ -123,13 +129,12 @@ public final class Heap {
     var collecting = false
 
     public init() {
-        var low: UnsafeMutableRawPointer? = nil
-        var high: UnsafeMutableRawPointer? = nil
-        if sable_thread_stack_bounds(&low, &high) == 0 { stackHigh = high }
+        // Shared with the parser's stack guard (one /proc/self/maps read per thread).
+        if let (_, high) = currentThreadStack() { stackHigh = UnsafeMutableRawPointer(bitPattern: high) }
     }
 
     deinit {
-        for b in blocks { free(b.base) }
+        for b in blocks { munmap(b.base, Heap.blockSize) }
         extraRoots.deallocate()
         for (addr, _) in largeCells { free(UnsafeMutableRawPointer(bitPattern: addr)) }
     }
@@ -169,7 +174,7 @@ public final class Heap {
     }
 
     func refill(sizeClass c: Int) throws(OutOfMemory) -> UnsafeMutableRawPointer {
-        if maxHeapBytes > 0 && committedBytes + Heap.blockSize > maxHeapBytes {
+        if untouched[c] == nil && maxHeapBytes > 0 && committedBytes + Heap.blockSize > maxHeapBytes {
             try collectIfNeeded(force: true)
             if let head = freeLists[c] {
                 freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
@@ -177,25 +182,45 @@ public final class Heap {
             }
             if committedBytes + Heap.blockSize > maxHeapBytes { throw OutOfMemory() }
         }
-        var mem: UnsafeMutableRawPointer? = nil
-        guard posix_memalign(&mem, Heap.blockSize, Heap.blockSize) == 0, let base = mem else { throw OutOfMemory() }
-        let cellSize = Heap.sizeClasses[c]
-        let count = Heap.blockSize / cellSize
-        blockIndex[UInt(bitPattern: base)] = blocks.count
-        blocks.append(Block(base: base, cellSize: cellSize, cellCount: count))
-        committedBytes += Heap.blockSize
-        // Thread cells 1..<count onto the free list; hand out cell 0.
+        if untouched[c] == nil {
+            guard let base = Heap.mapBlock() else { throw OutOfMemory() }
+            let cellSize = Heap.sizeClasses[c]
+            blockIndex[UInt(bitPattern: base)] = blocks.count
+            blocks.append(Block(base: base, cellSize: cellSize, cellCount: Heap.blockSize / cellSize))
+            committedBytes += Heap.blockSize
+            untouched[c] = (blocks.count - 1, 0)
+        }
+        // Thread the untouched cells that start in the next page onto the free list (the
+        // free list is empty here); hand out the first.
+        let (bi, first) = untouched[c]!
+        let b = blocks[bi]
+        var end = first + 1
+        while end < b.cellCount && (end * b.cellSize) & ~4095 == (first * b.cellSize) & ~4095 { end += 1 }
+        untouched[c] = end < b.cellCount ? (bi, end) : nil
         var next: UnsafeMutableRawPointer? = freeLists[c]
-        var i = count - 1
-        while i >= 1 {
-            let cell = base + i * cellSize
-            header(cell).pointee = CellHeader(kind: .free, marked: 0, flags: 0, aux: 0)
+        var i = end - 1
+        while i > first {
+            let cell = b.base + i * b.cellSize
             cell.storeBytes(of: next, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
             next = cell
             i -= 1
         }
         freeLists[c] = next
-        return base
+        return b.base + first * b.cellSize
+    }
+
+    /// A zero-filled block aligned to its size (fresh anonymous pages: untouched pages
+    /// cost nothing), or nil.
+    static func mapBlock() -> UnsafeMutableRawPointer? {
+        let size = Heap.blockSize
+        guard let raw = mmap(nil, 2 * size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              raw != MAP_FAILED else { return nil }
+        let address = UInt(bitPattern: raw)
+        let aligned = (address + UInt(size - 1)) & ~UInt(size - 1)
+        let head = Int(aligned - address)
+        if head > 0 { munmap(raw, head) }
+        munmap(UnsafeMutableRawPointer(bitPattern: aligned + UInt(size)), size - head)
+        return UnsafeMutableRawPointer(bitPattern: aligned)
     }
 
     // MARK: - Roots
@@ -328,10 +353,11 @@ public final class Heap {
         // One load of the closure, not a retain/release pair per dead cell.
         let finalizer = self.finalizer
         for c in 0..<freeLists.count { freeLists[c] = nil }
-        for b in blocks {
+        for (bi, b) in blocks.enumerated() {
             let c = Int(Heap.classForSize[b.cellSize >> 4])
             var head = freeLists[c]
-            var i = b.cellCount - 1
+            // The untouched tail stays untouched (refill threads it later).
+            var i = (untouched[c].flatMap { $0.block == bi ? $0.cell : nil } ?? b.cellCount) - 1
             while i >= 0 {
                 let cell = b.base + i * b.cellSize
                 let h = header(cell)
