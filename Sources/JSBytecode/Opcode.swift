@@ -34,6 +34,16 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case jmp, jumpIfTrue, jumpIfFalse, jumpIfNullish, jumpIfNotNullish, jumpIfUndefined, jumpIfNotUndefined
     case jumpIfLess, jumpIfNotLess, jumpIfLessEq, jumpIfNotLessEq
     case jumpIfGreater, jumpIfNotGreater, jumpIfGreaterEq, jumpIfNotGreaterEq
+    // Fused equality tests: a, b, target
+    case jumpIfStrictEq, jumpIfStrictNotEq, jumpIfEq, jumpIfNotEq
+    // Comparisons with an int32 immediate: a, imm, target
+    case jumpIfLessImm, jumpIfNotLessImm, jumpIfLessEqImm, jumpIfNotLessEqImm
+    case jumpIfGreaterImm, jumpIfNotGreaterImm, jumpIfGreaterEqImm, jumpIfNotGreaterEqImm
+    case jumpIfStrictEqImm, jumpIfStrictNotEqImm
+    // x === null / x !== null: a, target
+    case jumpIfNull, jumpIfNotNull
+    // dst, a, int32 immediate (a + imm, a - imm with the full semantics of + and -)
+    case addImm, subImm
     case loopHint
     // Variables
     case getGlobal, setGlobal, setGlobalStrict, typeOfGlobal, declareGlobalVar, declareGlobalFunction, declareGlobalLexical
@@ -54,7 +64,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case newClosure, newClass, newTemplateObject, setClassFields
     // Calls
     case call, callMethod, construct, callSpread, constructSpread, superCall, superCallSpread, callEval
-    case ret
+    case ret, retUndefined
     // Exceptions
     case `throw`, throwTypeError, throwReferenceError, loadException
     // Iteration
@@ -84,8 +94,15 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined:
             return [.reg, .jump]
         case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
-             .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
+             .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq,
+             .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq:
             return [.reg, .reg, .jump]
+        case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
+             .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm,
+             .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
+            return [.reg, .imm, .jump]
+        case .jumpIfNull, .jumpIfNotNull: return [.reg, .jump]
+        case .addImm, .subImm: return [.reg, .reg, .imm]
         case .loopHint: return [.ic]
         case .getGlobal: return [.reg, .atom, .ic]
         case .setGlobal, .setGlobalStrict: return [.atom, .reg, .ic]
@@ -170,6 +187,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
         case .superCall: return [.reg, .reg, .imm]
         case .superCallSpread: return [.reg, .reg]
         case .ret: return [.reg]
+        case .retUndefined: return []
         case .throw: return [.reg]
         case .throwTypeError, .throwReferenceError: return [.const]
         case .loadException: return [.reg]

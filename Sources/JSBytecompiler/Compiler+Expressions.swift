@@ -202,6 +202,13 @@ extension FunctionCompiler {
             return try update(op, prefix: prefix, target, into: dst)
         case .binary(let op, let a, let b):
             let m = nextRegister
+            if op == .add || op == .sub, let k = int32Literal(b) {
+                let ra = try expression(a, into: nil)
+                nextRegister = m
+                let r = dst ?? temp()
+                emit(op == .add ? .addImm : .subImm, r, ra, k)
+                return r
+            }
             let (ra, rb) = try operands(a, b)
             nextRegister = m
             let r = dst ?? temp()
@@ -849,38 +856,51 @@ extension FunctionCompiler {
                 throw error("invalid assignment target", span.start)
             }
         default:
-            let binop = binaryOpcode(op.binaryOp!)
+            let binop = op.binaryOp!
             let r = dst ?? temp()
             switch target.kind {
             case .identifier(let name):
                 if dst == nil, let reg = plainRegister(name, initializing: false), !mayAssignLocals(value) {
                     // `x op= e` on a register local: one instruction, in place.
                     nextRegister -= 1   // the unused result temp
-                    let v = try expression(value, into: nil)
-                    emit(binop, reg, reg, v)
+                    try emitBinary(binop, reg, reg, value)
                     return reg
                 }
                 let cur = try loadName(name, offset: span.start)
                 let left = temp()
                 emit(.mov, left, cur)
-                let v = try expression(value, into: nil)
-                emit(binop, r, left, v)
+                try emitBinary(binop, r, left, value)
                 try storeName(name, r, initialize: false, offset: span.start)
                 return r
             case .expression(let t):
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
-                let o = try expression(object, into: temp())
+                var o = try expression(object, into: nil)
+                if bindingRegisters.contains(o) && (mayAssignLocals(value) || (property.computedExpression.map(mayAssignLocals) ?? false)) {
+                    let c = temp()
+                    emit(.mov, c, o)
+                    o = c
+                }
                 let k = try propertyKeyRegister(property)
                 let cur = temp()
                 emitGetKeyed(cur, o, k, property)
-                let v = try expression(value, into: nil)
-                emit(binop, r, cur, v)
+                try emitBinary(binop, r, cur, value)
                 emitSetKeyed(o, k, r, property)
                 return r
             default:
                 throw error("invalid assignment target", span.start)
             }
         }
+    }
+
+    /// `dst = left op right`, with `right` compiled here: `+ k` and `- k` for an integer
+    /// literal `k` take it as an immediate.
+    func emitBinary(_ op: BinaryOp, _ dst: Int, _ left: Int, _ right: Expr) throws(CompileError) {
+        if op == .add || op == .sub, let k = int32Literal(right) {
+            emit(op == .add ? .addImm : .subImm, dst, left, k)
+            return
+        }
+        let v = try expression(right, into: nil)
+        emit(binaryOpcode(op), dst, left, v)
     }
 
     /// `object.key = value` / `object[key] = value`; the value is compiled after the target.

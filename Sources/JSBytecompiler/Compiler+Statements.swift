@@ -105,6 +105,10 @@ extension FunctionCompiler {
         case .break(let label):
             try jumpOut(label: label, isBreak: true, offset: s.span.start)
         case .return(let e):
+            if e == nil && finallies.isEmpty {
+                emit(.retUndefined)
+                return
+            }
             var r = try e.map { x throws(CompileError) in try expression(x, into: nil) } ?? {
                 let t = temp(); emit(.loadUndefined, t); return t
             }()
@@ -533,9 +537,8 @@ extension FunctionCompiler {
     func jumpIfFalse(_ test: Expr) throws(CompileError) -> Int {
         let m = nextRegister
         defer { nextRegister = m }
-        if case .binary(let op, let a, let b) = test.kind, let fused = fusedJump(op, negate: true) {
-            let (ra, rb) = try operands(a, b)
-            return emitJump(fused, ra, rb)
+        if let (op, regs) = try fusedTest(test, jumpWhen: false) {
+            return emitJump(op, operands: regs)
         }
         if case .unary(.not, let inner) = test.kind {
             let r = try expression(inner, into: nil)
@@ -579,22 +582,104 @@ extension FunctionCompiler {
     func jumpIfTrue(_ test: Expr, to target: Int) throws(CompileError) {
         let m = nextRegister
         defer { nextRegister = m }
-        if case .binary(let op, let a, let b) = test.kind, let fused = fusedJump(op, negate: false) {
-            let (ra, rb) = try operands(a, b)
-            emitJumpBack(fused, to: target, ra, rb)
+        if let (op, regs) = try fusedTest(test, jumpWhen: true) {
+            emitJumpBack(op, to: target, operands: regs)
+            return
+        }
+        if case .unary(.not, let inner) = test.kind {
+            let r = try expression(inner, into: nil)
+            emitJumpBack(.jumpIfFalse, to: target, r)
             return
         }
         let r = try expression(test, into: nil)
         emitJumpBack(.jumpIfTrue, to: target, r)
     }
 
+    /// A comparison compiled as one conditional jump (taken when the test is `jumpWhen`):
+    /// emits the operands and returns the opcode and its register/immediate operands, or
+    /// nil (emitting nothing) when `test` is not such a comparison.
+    func fusedTest(_ test: Expr, jumpWhen: Bool) throws(CompileError) -> (Opcode, [Int])? {
+        guard case .binary(let op, let a, let b) = test.kind else { return nil }
+        let isStrict = op == .strictEq || op == .strictNe
+        if isStrict {
+            // `x === null`, `x !== undefined`: one test of the value's bits.
+            let equalJumps = (op == .strictEq) == jumpWhen
+            for (x, other) in [(b, a), (a, b)] {
+                if case .null = x.kind {
+                    return (equalJumps ? .jumpIfNull : .jumpIfNotNull, [try expression(other, into: nil)])
+                }
+                if case .identifier("undefined") = x.kind, resolve("undefined") == nil {
+                    return (equalJumps ? .jumpIfUndefined : .jumpIfNotUndefined, [try expression(other, into: nil)])
+                }
+            }
+        }
+        // A small integer literal on either side becomes an immediate.
+        if let k = int32Literal(b), let imm = immediateJump(op, jumpWhen: jumpWhen) {
+            return (imm, [try expression(a, into: nil), k])
+        }
+        if let k = int32Literal(a), let imm = immediateJump(op.swapped, jumpWhen: jumpWhen) {
+            return (imm, [try expression(b, into: nil), k])
+        }
+        if let fused = fusedJump(op, negate: !jumpWhen) {
+            let (ra, rb) = try operands(a, b)
+            return (fused, [ra, rb])
+        }
+        return nil
+    }
+
+    /// The value of an integer literal that fits an immediate (not -0).
+    func int32Literal(_ e: Expr) -> Int? {
+        var x = e
+        while case .parenthesized(let i) = x.kind { x = i }
+        var d: Double
+        switch x.kind {
+        case .number(let v): d = v
+        case .unary(.minus, let inner):
+            guard case .number(let v) = inner.kind else { return nil }
+            d = -v
+        default: return nil
+        }
+        guard d == d.rounded(.towardZero), abs(d) <= 2147483647, !(d == 0 && d.sign == .minus) else { return nil }
+        return Int(d)
+    }
+
+    /// The immediate form of a comparison jump.
+    func immediateJump(_ op: BinaryOp, jumpWhen: Bool) -> Opcode? {
+        switch op {
+        case .lt: return jumpWhen ? .jumpIfLessImm : .jumpIfNotLessImm
+        case .le: return jumpWhen ? .jumpIfLessEqImm : .jumpIfNotLessEqImm
+        case .gt: return jumpWhen ? .jumpIfGreaterImm : .jumpIfNotGreaterImm
+        case .ge: return jumpWhen ? .jumpIfGreaterEqImm : .jumpIfNotGreaterEqImm
+        case .strictEq: return jumpWhen ? .jumpIfStrictEqImm : .jumpIfStrictNotEqImm
+        case .strictNe: return jumpWhen ? .jumpIfStrictNotEqImm : .jumpIfStrictEqImm
+        default: return nil
+        }
+    }
+
     func fusedJump(_ op: BinaryOp, negate: Bool) -> Opcode? {
         switch op {
+        case .strictEq: return negate ? .jumpIfStrictNotEq : .jumpIfStrictEq
+        case .strictNe: return negate ? .jumpIfStrictEq : .jumpIfStrictNotEq
+        case .eq: return negate ? .jumpIfNotEq : .jumpIfEq
+        case .ne: return negate ? .jumpIfEq : .jumpIfNotEq
         case .lt: return negate ? .jumpIfNotLess : .jumpIfLess
         case .le: return negate ? .jumpIfNotLessEq : .jumpIfLessEq
         case .gt: return negate ? .jumpIfNotGreater : .jumpIfGreater
         case .ge: return negate ? .jumpIfNotGreaterEq : .jumpIfGreaterEq
         default: return nil
+        }
+    }
+}
+
+extension BinaryOp {
+    /// The operator with its operands exchanged (`a < b` is `b > a`), for comparisons.
+    var swapped: BinaryOp {
+        switch self {
+        case .lt: return .gt
+        case .le: return .ge
+        case .gt: return .lt
+        case .ge: return .le
+        default: return self
         }
     }
 }

@@ -175,6 +175,21 @@ final class FunctionCompiler {
         words[at + 1 + jumpIndex] = Int32(truncatingIfNeeded: (target ?? pc) - at)
     }
 
+    func emitJump(_ op: Opcode, operands: [Int]) -> Int {
+        let start = pc
+        words.append(Int32(op.rawValue))
+        for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
+        words.append(0)
+        return start
+    }
+
+    func emitJumpBack(_ op: Opcode, to target: Int, operands: [Int]) {
+        let start = pc
+        words.append(Int32(op.rawValue))
+        for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
+        words.append(Int32(truncatingIfNeeded: target - start))
+    }
+
     func emitJumpBack(_ op: Opcode, to target: Int, _ operands: Int...) {
         let start = pc
         words.append(Int32(op.rawValue))
@@ -228,8 +243,7 @@ final class FunctionCompiler {
     }
 
     func finish() {
-        emit(.loadUndefined, 0)
-        emit(.ret, 0)
+        emit(.retUndefined)
         code.instructions = words
         code.registerCount = max(maxRegister, 1)
     }

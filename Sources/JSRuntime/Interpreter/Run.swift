@@ -259,6 +259,75 @@ extension Runtime {
                 default: break
                 }
                 pc += result ? Int(ins[pc + 3]) : 4
+            case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
+                 .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
+                let a = r[Int(ins[pc + 1])]
+                let y = ins[pc + 2]
+                var result: Bool
+                let base: Opcode
+                switch opcode {
+                case .jumpIfLessImm, .jumpIfNotLessImm: base = .lt
+                case .jumpIfLessEqImm, .jumpIfNotLessEqImm: base = .le
+                case .jumpIfGreaterImm, .jumpIfNotGreaterImm: base = .gt
+                default: base = .ge
+                }
+                if a.isInt32 {
+                    let x = a.asInt32
+                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
+                } else if a.isNumber {
+                    let x = a.asDouble, d = Double(y)
+                    switch base { case .lt: result = x < d; case .le: result = x <= d; case .gt: result = x > d; default: result = x >= d }
+                } else {
+                    result = try compare(base, a, Value(int32: y))
+                }
+                switch opcode {
+                case .jumpIfNotLessImm, .jumpIfNotLessEqImm, .jumpIfNotGreaterImm, .jumpIfNotGreaterEqImm: result = !result
+                default: break
+                }
+                pc += result ? Int(ins[pc + 3]) : 4
+            case .jumpIfStrictEq:
+                pc += strictEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? Int(ins[pc + 3]) : 4
+            case .jumpIfStrictNotEq:
+                pc += strictEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? 4 : Int(ins[pc + 3])
+            case .jumpIfEq:
+                pc += try looseEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? Int(ins[pc + 3]) : 4
+            case .jumpIfNotEq:
+                pc += try looseEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? 4 : Int(ins[pc + 3])
+            case .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
+                // An int32 immediate equals an int32 of that value or a double equal to it.
+                let a = r[Int(ins[pc + 1])]
+                let y = ins[pc + 2]
+                var equal = a.isInt32 ? a.asInt32 == y : (a.isDouble && a.asDouble == Double(y))
+                if opcode == .jumpIfStrictNotEqImm { equal = !equal }
+                pc += equal ? Int(ins[pc + 3]) : 4
+            case .jumpIfNull:
+                pc += r[Int(ins[pc + 1])].isNull ? Int(ins[pc + 2]) : 3
+            case .jumpIfNotNull:
+                pc += r[Int(ins[pc + 1])].isNull ? 3 : Int(ins[pc + 2])
+            case .addImm:
+                let a = r[Int(ins[pc + 2])]
+                let y = ins[pc + 3]
+                if a.isInt32 {
+                    let (s, o) = a.asInt32.addingReportingOverflow(y)
+                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) + Double(y)) : Value(int32: s)
+                } else if a.isNumber {
+                    r[Int(ins[pc + 1])] = Value(a.asDouble + Double(y))
+                } else {
+                    r[Int(ins[pc + 1])] = try addSlow(a, Value(int32: y))
+                }
+                pc += 4
+            case .subImm:
+                let a = r[Int(ins[pc + 2])]
+                let y = ins[pc + 3]
+                if a.isInt32 {
+                    let (s, o) = a.asInt32.subtractingReportingOverflow(y)
+                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) - Double(y)) : Value(int32: s)
+                } else if a.isNumber {
+                    r[Int(ins[pc + 1])] = Value(a.asDouble - Double(y))
+                } else {
+                    r[Int(ins[pc + 1])] = Value(try toNumber(a) - Double(y))
+                }
+                pc += 4
             case .loopHint:
                 pc += 2
 
@@ -555,8 +624,8 @@ extension Runtime {
                 initializer.setWord(2, ctor.word(2))   // home object: the prototype
                 try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[Int(ins[pc + 2])], []))
                 pc += 3
-            case .ret:
-                let result = r[Int(ins[pc + 1])]
+            case .ret, .retUndefined:
+                let result = opcode == .ret ? r[Int(ins[pc + 1])] : .undefined
                 var value = result
                 if fp.pointee.isConstruct && !isObject(result) {
                     if data.code.kind == .derivedConstructor && !result.isUndefined {
