@@ -462,10 +462,35 @@ extension Runtime {
 
             // MARK: Properties
             case .getProp:
-                r[Int(ins[pc + 1])] = try getNamed(r[Int(ins[pc + 2])], fp.pointee.data, Int(ins[pc + 3]), cache: data.caches + Int(ins[pc + 4]))
+                // The cache hit inline (no call); everything else in getNamed.
+                let base = r[Int(ins[pc + 2])]
+                let cache = data.caches + Int(ins[pc + 4])
+                if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
+                    && JSObject(base).shape == cache.pointee.shape {
+                    if let holder = cache.pointee.holder {
+                        if cache.pointee.epoch == protoEpoch {
+                            r[Int(ins[pc + 1])] = JSObject(holder).slot(Int(cache.pointee.slot))
+                            pc += 5
+                            continue
+                        }
+                    } else {
+                        r[Int(ins[pc + 1])] = JSObject(base).slot(Int(cache.pointee.slot))
+                        pc += 5
+                        continue
+                    }
+                }
+                r[Int(ins[pc + 1])] = try getNamed(base, fp.pointee.data, Int(ins[pc + 3]), cache: cache)
                 pc += 5
             case .setProp, .setPropStrict:
-                try setNamed(r[Int(ins[pc + 1])], fp.pointee.data, Int(ins[pc + 2]), r[Int(ins[pc + 3])], strict: opcode == .setPropStrict, cache: data.caches + Int(ins[pc + 4]))
+                let base = r[Int(ins[pc + 1])]
+                let cache = data.caches + Int(ins[pc + 4])
+                if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
+                    && JSObject(base).shape == cache.pointee.shape && cache.pointee.newShape == nil && cache.pointee.holder == nil {
+                    JSObject(base).setSlot(Int(cache.pointee.slot), r[Int(ins[pc + 3])])
+                    pc += 5
+                    continue
+                }
+                try setNamed(base, fp.pointee.data, Int(ins[pc + 2]), r[Int(ins[pc + 3])], strict: opcode == .setPropStrict, cache: cache)
                 pc += 5
             case .getElem:
                 r[Int(ins[pc + 1])] = try getElement(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
