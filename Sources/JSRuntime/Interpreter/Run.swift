@@ -333,7 +333,14 @@ extension Runtime {
 
             // MARK: Globals
             case .getGlobal:
-                r[Int(ins[pc + 1])] = try getGlobal(fp.pointee.data, Int(ins[pc + 2]), cache: data.caches + Int(ins[pc + 3]))
+                let cache = data.caches + Int(ins[pc + 3])
+                unowned(unsafe) let realm = self.realm!
+                let g = realm.global!
+                if cache.pointee.holder == nil && cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
+                    r[Int(ins[pc + 1])] = g.slot(Int(cache.pointee.slot))
+                } else {
+                    r[Int(ins[pc + 1])] = try getGlobal(fp.pointee.data, Int(ins[pc + 2]), cache: cache)
+                }
                 pc += 4
             case .setGlobal, .setGlobalStrict:
                 try setGlobal(fp.pointee.data, Int(ins[pc + 1]), r[Int(ins[pc + 2])], strict: opcode == .setGlobalStrict, cache: data.caches + Int(ins[pc + 3]))

@@ -55,7 +55,11 @@ final class ShapeInfo {
     var slot: Int = -1
     var propertyCount: Int = 0
     /// Full key -> entry table, built on first lookup (always present for dictionaries).
-    var table: PropertyTable?
+    var table: PropertyTable? {
+        didSet { tableRef = table.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `table`, unretained, for lookups without reference counting (the info owns it).
+    private(set) var tableRef: Unmanaged<PropertyTable>?
     /// Keys in insertion order (built with the table).
     var order: [PropertyKey]?
     /// Transitions: most shapes have at most one, kept inline; more go to a map.
@@ -132,14 +136,18 @@ public struct ShapeCell {
         get { Int(cell.load(fromByteOffset: 24, as: UInt32.self)) }
         nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 24, as: UInt32.self) }
     }
-    @inline(__always) public var isDictionary: Bool { info.isDictionary }
+    @inline(__always) public var isDictionary: Bool {
+        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { $0.isDictionary }
+    }
 
     public func lookup(_ key: PropertyKey) -> PropertyEntry? {
-        let i = info
+        // The shape cell owns its info and the info its table: no ARC on this hot path.
+        unowned(unsafe) let i = info
+        if let t = i.tableRef { return t._withUnsafeGuaranteedRef { $0[key] } }
         // Fast path: the most recent property.
-        if i.key == key && i.table == nil { return PropertyEntry(slot: i.slot, attributes: i.attributes) }
+        if i.key == key { return PropertyEntry(slot: i.slot, attributes: i.attributes) }
         i.buildTable()
-        return i.table![key]
+        return i.tableRef!._withUnsafeGuaranteedRef { $0[key] }
     }
 
     public var keysInOrder: [PropertyKey] {
