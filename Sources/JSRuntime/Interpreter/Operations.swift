@@ -146,6 +146,13 @@ extension Runtime {
     /// InstanceofOperator: @@hasInstance, else OrdinaryHasInstance (Builtins/FunctionBuiltins.swift).
     func instanceOf(_ v: Value, _ target: Value) throws(JSException) -> Bool {
         guard isObject(target) else { throw try typeError("Right-hand side of 'instanceof' is not an object") }
+        // A plain function that inherits %Function.prototype%[@@hasInstance] (non-writable,
+        // non-configurable, so always the intrinsic): OrdinaryHasInstance without the lookup.
+        let t = JSObject(target)
+        if t.kind == .function && t.prototype.bits == Value(cell: realm.functionPrototype.cell).bits
+            && ShapeCell(t.shape).lookup(PropertyKey(cell: wellKnown.hasInstance.asCell)) == nil {
+            return try ordinaryHasInstance(target, v)
+        }
         if let h = try getMethod(target, symbolKey(wellKnown.hasInstance)) { return toBoolean(try call(h, this: target, v)) }
         guard isCallable(target) else { throw try typeError("Right-hand side of 'instanceof' is not callable") }
         return try ordinaryHasInstance(target, v)
