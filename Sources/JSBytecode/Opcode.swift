@@ -40,6 +40,8 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case jumpIfLessImm, jumpIfNotLessImm, jumpIfLessEqImm, jumpIfNotLessEqImm
     case jumpIfGreaterImm, jumpIfNotGreaterImm, jumpIfGreaterEqImm, jumpIfNotGreaterEqImm
     case jumpIfStrictEqImm, jumpIfStrictNotEqImm
+    // Strict equality with a constant (a string literal): a, constant, target
+    case jumpIfStrictEqConst, jumpIfStrictNotEqConst
     // x === null / x !== null: a, target
     case jumpIfNull, jumpIfNotNull
     // dst, a, int32 immediate (a + imm, a - imm with the full semantics of + and -)
@@ -102,6 +104,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
              .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
             return [.reg, .imm, .jump]
         case .jumpIfNull, .jumpIfNotNull: return [.reg, .jump]
+        case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst: return [.reg, .const, .jump]
         case .addImm, .subImm: return [.reg, .reg, .imm]
         case .loopHint: return [.ic]
         case .getGlobal: return [.reg, .atom, .ic]

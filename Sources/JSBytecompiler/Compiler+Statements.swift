@@ -227,7 +227,7 @@ extension FunctionCompiler {
         // Inverted when the test can be compiled twice: tested before the loop and at the
         // bottom of each iteration (one conditional jump per iteration).
         let inverted = test.map { isDuplicableTest($0) } ?? true
-        var exit: Int? = nil
+        var exit: [Int] = []
         let top: Int
         if inverted {
             if let t = test { exit = try jumpIfFalse(t) }
@@ -245,7 +245,7 @@ extension FunctionCompiler {
                 fc.emitJumpBack(.jmp, to: top)
             }
         }
-        if let e = exit { patch(e) }
+        patch(exit)
         patchLoopExits(continueTarget: top)
         if cs != nil { exitScope() }
     }
@@ -533,19 +533,42 @@ extension FunctionCompiler {
 
     // MARK: - Conditions
 
-    /// Emits a conditional jump taken when `test` is falsy; returns it for patching.
-    func jumpIfFalse(_ test: Expr) throws(CompileError) -> Int {
+    /// Emits conditional jumps taken when `test`'s truth value is `when`; returns them for
+    /// patching. `&&`, `||` and `!` become control flow (no boolean is materialized), and
+    /// comparisons fuse with their jump.
+    func conditionJumps(_ test: Expr, when: Bool) throws(CompileError) -> [Int] {
         let m = nextRegister
         defer { nextRegister = m }
-        if let (op, regs) = try fusedTest(test, jumpWhen: false) {
-            return emitJump(op, operands: regs)
+        switch test.kind {
+        case .parenthesized(let x):
+            return try conditionJumps(x, when: when)
+        case .unary(.not, let x):
+            return try conditionJumps(x, when: !when)
+        case .logical(.and, let a, let b):
+            if !when { return try conditionJumps(a, when: false) + conditionJumps(b, when: false) }
+            let skip = try conditionJumps(a, when: false)
+            let taken = try conditionJumps(b, when: true)
+            patch(skip)
+            return taken
+        case .logical(.or, let a, let b):
+            if when { return try conditionJumps(a, when: true) + conditionJumps(b, when: true) }
+            let skip = try conditionJumps(a, when: true)
+            let taken = try conditionJumps(b, when: false)
+            patch(skip)
+            return taken
+        default:
+            break
         }
-        if case .unary(.not, let inner) = test.kind {
-            let r = try expression(inner, into: nil)
-            return emitJump(.jumpIfTrue, r)
+        if let (op, regs) = try fusedTest(test, jumpWhen: when) {
+            return [emitJump(op, operands: regs)]
         }
         let r = try expression(test, into: nil)
-        return emitJump(.jumpIfFalse, r)
+        return [emitJump(when ? .jumpIfTrue : .jumpIfFalse, r)]
+    }
+
+    /// Jumps taken when `test` is falsy, for patching.
+    func jumpIfFalse(_ test: Expr) throws(CompileError) -> [Int] {
+        try conditionJumps(test, when: false)
     }
 
     /// Whether a loop test may be compiled twice (no function, class or regexp literal
@@ -579,20 +602,9 @@ extension FunctionCompiler {
         }
     }
 
+    /// Jumps back to `target` when `test` is truthy.
     func jumpIfTrue(_ test: Expr, to target: Int) throws(CompileError) {
-        let m = nextRegister
-        defer { nextRegister = m }
-        if let (op, regs) = try fusedTest(test, jumpWhen: true) {
-            emitJumpBack(op, to: target, operands: regs)
-            return
-        }
-        if case .unary(.not, let inner) = test.kind {
-            let r = try expression(inner, into: nil)
-            emitJumpBack(.jumpIfFalse, to: target, r)
-            return
-        }
-        let r = try expression(test, into: nil)
-        emitJumpBack(.jumpIfTrue, to: target, r)
+        for j in try conditionJumps(test, when: true) { patch(j, to: target) }
     }
 
     /// A comparison compiled as one conditional jump (taken when the test is `jumpWhen`):
@@ -610,6 +622,16 @@ extension FunctionCompiler {
                 }
                 if case .identifier("undefined") = x.kind, resolve("undefined") == nil {
                     return (equalJumps ? .jumpIfUndefined : .jumpIfNotUndefined, [try expression(other, into: nil)])
+                }
+            }
+        }
+        // A string literal on either side: compared with the constant in place.
+        if isStrict {
+            for (x, other) in [(b, a), (a, b)] {
+                if case .string(let str) = x.kind {
+                    let v = try expression(other, into: nil)
+                    let equalJumps = (op == .strictEq) == jumpWhen
+                    return (equalJumps ? .jumpIfStrictEqConst : .jumpIfStrictNotEqConst, [v, stringConstant(str.utf16)])
                 }
             }
         }

@@ -168,6 +168,11 @@ final class FunctionCompiler {
         return start
     }
 
+    /// Points each of `jumps` here.
+    func patch(_ jumps: [Int]) {
+        for j in jumps { patch(j) }
+    }
+
     /// Points the jump of the instruction at `at` to `target` (default: here).
     func patch(_ at: Int, to target: Int? = nil) {
         let op = Opcode(rawValue: UInt8(words[at]))!

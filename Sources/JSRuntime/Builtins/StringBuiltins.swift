@@ -28,7 +28,8 @@ extension Runtime {
                 for i in 0..<256 {
                     let s = try allocateLatin1(length: 1)
                     s.latin1[0] = UInt8(i)
-                    realm.singleCharStrings.append(Value(cell: s.cell))
+                    // Atoms: comparing two of them (or one with a string constant) is one compare.
+                    realm.singleCharStrings.append(Value(cell: try atomize(Value(cell: s.cell))))
                 }
             }
             return realm.singleCharStrings[Int(u)]

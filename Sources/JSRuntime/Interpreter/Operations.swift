@@ -14,7 +14,7 @@ extension Runtime {
         let made: Value
         switch data.code.constants[i] {
         case .number(let d): made = Value(d)
-        case .string(let s): made = try makeString(s)
+        case .string(let s): made = Value(cell: try atomize(try makeString(s)))
         case .bigint(let s): made = try makeString(s)
         default: made = .undefined
         }
@@ -375,11 +375,7 @@ extension Runtime {
         if isString(base), keyValue.isInt32, keyValue.asInt32 >= 0 {
             let s = try flatten(base)
             let i = Int(keyValue.asInt32)
-            if i < s.length {
-                var unit = s[i]
-                return try withUnsafePointer(to: &unit) { p throws(JSException) in try makeString(UnsafeBufferPointer(start: p, count: 1)) }
-            }
-            return .undefined
+            return i < s.length ? try singleCharString(s[i]) : .undefined
         }
         let k = try toPropertyKey(keyValue)
         if isString(base), case .named(let pk) = k, pk.cell == atom(static: "length") { return Value(stringLength(base)) }

@@ -300,6 +300,14 @@ extension Runtime {
                 var equal = a.isInt32 ? a.asInt32 == y : (a.isDouble && a.asDouble == Double(y))
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
                 pc += equal ? Int(ins[pc + 3]) : 4
+            case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
+                let a = r[Int(ins[pc + 1])]
+                var c = data.constants[Int(ins[pc + 2])]
+                if c.isEmpty { c = try constantValue(data, Int(ins[pc + 2])) }
+                // String constants are atoms: the same atom, or a string of other contents.
+                var equal = a.bits == c.bits || (a.isCell && strictEquals(a, c))
+                if opcode == .jumpIfStrictNotEqConst { equal = !equal }
+                pc += equal ? Int(ins[pc + 3]) : 4
             case .jumpIfNull:
                 pc += r[Int(ins[pc + 1])].isNull ? Int(ins[pc + 2]) : 3
             case .jumpIfNotNull:

@@ -500,6 +500,10 @@ extension Runtime {
     public func strictEquals(_ a: Value, _ b: Value) -> Bool {
         if a.bits == b.bits { return !(a.isDouble && a.asDouble.isNaN) }
         if a.isNumber && b.isNumber { return a.asNumber == b.asNumber }
+        if a.isCell && b.isCell && header(a.asCell).pointee.kind == .string && header(b.asCell).pointee.kind == .string {
+            // Two different atoms are different strings.
+            return StringCell(a.asCell).equals(StringCell(b.asCell))
+        }
         if isString(a) && isString(b) {
             guard let x = try? flatten(a), let y = try? flatten(b) else { return false }
             return x.equals(y)
