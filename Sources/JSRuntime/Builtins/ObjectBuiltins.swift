@@ -63,8 +63,16 @@ extension Runtime {
     /// GetPrototypeFromConstructor: `newTarget.prototype` if it is an object, else the fallback.
     func prototypeFromConstructor(_ newTarget: Value, _ fallback: JSObject) throws(JSException) -> JSObject {
         guard isObject(newTarget) else { return fallback }
-        let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
+        let p = try prototypeProperty(JSObject(newTarget))
         return isObject(p) ? JSObject(p) : fallback
+    }
+
+    /// `constructor.prototype`: an own data property is read straight from its slot.
+    func prototypeProperty(_ c: JSObject) throws(JSException) -> Value {
+        if let e = ShapeCell(c.shape).lookup(PropertyKey(cell: atom(static: "prototype"))), !e.attributes.contains(.accessor) {
+            return c.slot(e.slot)
+        }
+        return try get(c, key(static: "prototype"), receiver: Value(cell: c.cell))
     }
 
     /// OrdinaryCreateFromConstructor for an object of `kind`.

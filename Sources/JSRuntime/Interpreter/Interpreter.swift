@@ -238,7 +238,7 @@ extension Runtime {
 
     /// OrdinaryCreateFromConstructor with %Object.prototype% as the fallback.
     func ordinaryCreateFromConstructor(_ newTarget: Value, fallback: JSObject? = nil) throws(JSException) -> JSObject {
-        let proto = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
+        let proto = try prototypeProperty(JSObject(newTarget))
         if isObject(proto) {
             // Instances of one constructor share a root shape; size them for the fields
             // earlier instances ended up with (slack tracking).

@@ -406,6 +406,20 @@ extension Runtime {
                     o.arrayLength = UInt32(i + 1)
                     return
                 }
+                // A hole inside the length (`new Array(n)` being filled): stays dense when
+                // close to the stored elements and nothing on the chain has indexed properties.
+                if o.kind == .array && UInt32(i) < o.arrayLength && (i < o.elementsLength || i - o.elementsLength <= 64 || i < 2 * o.elementsLength),
+                   !(try protoChainHasIndexedProperties(o)) {
+                    let used = o.elementsLength
+                    if i >= used {
+                        o.ensureElementsCapacity(i + 1)
+                        let e = o.elements!
+                        for j in used..<i { e[j] = .empty }
+                        o.elementsLength = i + 1
+                    }
+                    o.elements![i] = value
+                    return
+                }
             }
             let k = try toPropertyKey(keyValue)
             if !(try set(o, k, value, receiver: base)) && strict {
