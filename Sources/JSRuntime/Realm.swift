@@ -24,6 +24,10 @@ public final class Realm {
     public var generatorFunctionPrototype: JSObject!
     public var generatorPrototype: JSObject!
     var generatorFunctionShape: UnsafeMutableRawPointer!
+    /// %Function.prototype.apply% and %Function.prototype.call% (the interpreter runs calls
+    /// through them without leaving the dispatch loop).
+    var functionApply: JSObject?
+    var functionCall: JSObject?
     /// %Object.prototype% + constructor: the shape of a function's prototype object.
     var prototypeShape: UnsafeMutableRawPointer?
     /// Shapes of arguments objects and the strict one's callee accessor (see `argumentsShape`).
@@ -114,7 +118,8 @@ public final class Realm {
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,
-                  prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee] { m.mark(cell: s) }
+                  prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee,
+                  functionApply?.cell, functionCall?.cell] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }

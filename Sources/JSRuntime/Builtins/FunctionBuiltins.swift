@@ -66,6 +66,27 @@ extension Runtime {
         return a
     }
 
+    /// The elements of an array or untouched arguments object when they are exactly its
+    /// argument list (no holes, nothing sparse): valid while the object is unchanged.
+    func denseElements(_ o: JSObject) -> UnsafeBufferPointer<Value>? {
+        guard o.flags & ObjectFlags.sparseElements == 0 else { return nil }
+        let n: Int
+        if o.kind == .array {
+            n = Int(o.arrayLength)
+        } else if o.kind == .arguments, o.shape == realm.sloppyArgumentsShape || o.shape == realm.strictArgumentsShape {
+            let length = o.slot(0)
+            guard length.isInt32, length.asInt32 >= 0 else { return nil }
+            n = Int(length.asInt32)
+        } else {
+            return nil
+        }
+        guard n == o.elementsLength else { return nil }
+        if n == 0 { return UnsafeBufferPointer(start: nil, count: 0) }
+        let e = o.elements!
+        for i in 0..<n where e[i].isEmpty { return nil }
+        return UnsafeBufferPointer(start: e, count: n)
+    }
+
     /// The arguments a dense array holds, as a buffer (valid while the array is alive and unchanged).
     func argumentBuffer(_ a: JSObject) -> UnsafeBufferPointer<Value> {
         UnsafeBufferPointer(start: a.elements, count: a.elementsLength)
@@ -155,7 +176,7 @@ extension Runtime {
                                                                      enumerable: false, configurable: true))
         }
 
-        try method(proto, "apply", 2) { rt, this, args, _ throws(JSException) in
+        realm.functionApply = try method(proto, "apply", 2) { rt, this, args, _ throws(JSException) in
             guard rt.isCallable(this) else { throw try rt.typeError("Function.prototype.apply was called on \(try rt.describeForError(this)), which is not a function") }
             let list = rt.arg(args, 1)
             if list.isNullish { return try rt.callFunction(this, this: rt.arg(args, 0), UnsafeBufferPointer(start: nil, count: 0)) }
@@ -198,7 +219,7 @@ extension Runtime {
             try rt.defineOwnProperty(b, rt.key(static: "name"), .data(try rt.concat(try rt.makeString("bound "), rt.isString(name) ? name : try rt.makeString("")), [.configurable]))
             return Value(cell: b.cell)
         }
-        try method(proto, "call", 1) { rt, this, args, _ throws(JSException) in
+        realm.functionCall = try method(proto, "call", 1) { rt, this, args, _ throws(JSException) in
             guard rt.isCallable(this) else { throw try rt.typeError("Function.prototype.call was called on \(try rt.describeForError(this)), which is not a function") }
             let rest = args.count > 1 ? UnsafeBufferPointer(rebasing: args[1...]) : UnsafeBufferPointer(start: nil, count: 0)
             return try rt.callFunction(this, this: rt.arg(args, 0), rest)

@@ -590,7 +590,36 @@ extension Runtime {
                     continue
                 }
                 let t = Int(ins[pc + 3])
-                let result = try callFunction(f, this: t < 0 ? .undefined : r[t], UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                let thisValue = t < 0 ? Value.undefined : r[t]
+                // f.call(x, ...) and f.apply(x, list) on a bytecode function: its frame is
+                // pushed here, as for a direct call, instead of recursing through the native.
+                if f.isCell && header(f.asCell).pointee.kind == .nativeFunction && thisValue.isCell
+                    && header(thisValue.asCell).pointee.kind == .function {
+                    unowned(unsafe) let realm = self.realm!
+                    var forwarded: UnsafeBufferPointer<Value>? = nil
+                    if f.asCell == realm.functionCall?.cell {
+                        forwarded = argc > 1 ? UnsafeBufferPointer(start: UnsafePointer(args + 1), count: argc - 1) : UnsafeBufferPointer(start: nil, count: 0)
+                    } else if f.asCell == realm.functionApply?.cell {
+                        let list = argc > 1 ? args[1] : .undefined
+                        if list.isNullish {
+                            forwarded = UnsafeBufferPointer(start: nil, count: 0)
+                        } else if isObject(list) {
+                            forwarded = denseElements(JSObject(list))
+                        }
+                    }
+                    if let forwardedArgs = forwarded {
+                        try pushFrame(function: JSObject(thisValue), this: argc > 0 ? args[0] : .undefined, args: forwardedArgs,
+                                      base: fp.pointee.top, returnRegister: Int(ins[pc + 1]), newTarget: .undefined)
+                        fi = frames.count - 1
+                        fp = frames.pointer(fi)
+                        data = fp.pointee.data.takeUnretainedValue()
+                        ins = data.instructions
+                        pc = 0
+                        r = fp.pointee.base
+                        continue
+                    }
+                }
+                let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                 r[Int(ins[pc + 1])] = result
                 pc += 6
             case .callSpread:
