@@ -924,6 +924,20 @@ extension FunctionCompiler {
             emit(code.isStrict ? .setPropStrict : .setProp, o, atom(n), v, newIC())
             if let d = dst, d != v { emit(.mov, d, v); return d }
             return v
+        case .computed(let keyExpr):
+            // The key is converted by the store itself, after the value is evaluated
+            // (PutValue does ToPropertyKey).
+            var k = try expression(keyExpr, into: nil)
+            if bindingRegisters.contains(k) && valueMayAssignLocals {
+                let c = temp()
+                emit(.mov, c, k)
+                k = c
+            }
+            let v = try value(self)
+            mark(t.span.start)
+            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+            if let d = dst, d != v { emit(.mov, d, v); return d }
+            return v
         default:
             let k = try propertyKeyRegister(property)
             let v = try value(self)
