@@ -15,7 +15,7 @@ extension FunctionCompiler {
         }
         switch info.location {
         case .register(let reg):
-            if !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if !isInitialized(name, info) { emitCheckTDZ(reg, name) }
             if let d = dst, d != reg { emit(.mov, d, reg); return d }
             return reg
         case .environment(let hops, let slot):
@@ -47,7 +47,7 @@ extension FunctionCompiler {
             return
         }
         if !initialize && info.kind == .const {
-            if case .register(let reg) = info.location, !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if case .register(let reg) = info.location, !isInitialized(name, info) { emitCheckTDZ(reg, name) }
             if case .environment(let hops, let slot) = info.location { let t = temp(); emit(.getScopeChecked, t, hops, slot, atom(name)) }
             emit(.throwConstAssign, atom(name))
             return
@@ -58,7 +58,7 @@ extension FunctionCompiler {
         }
         switch info.location {
         case .register(let reg):
-            if !initialize && !isInitialized(name, info) { emit(.checkTDZ, reg, atom(name)) }
+            if !initialize && !isInitialized(name, info) { emitCheckTDZ(reg, name) }
             if reg != value { emit(.mov, reg, value) }
         case .environment(let hops, let slot):
             let needsCheck = !initialize && (info.kind == .let || info.kind == .class) && !(hops == 0 && isInitialized(name, info))
@@ -890,6 +890,11 @@ extension FunctionCompiler {
                 throw error("invalid assignment target", span.start)
             }
         }
+    }
+
+    func emitCheckTDZ(_ reg: Int, _ name: String) {
+        tdzCheckedRegisters.insert(reg)
+        emit(.checkTDZ, reg, atom(name))
     }
 
     /// `dst = left op right`, with `right` compiled here: `+ k` and `- k` for an integer

@@ -134,6 +134,10 @@ final class FunctionCompiler {
     /// The register that holds `this` for the whole body (loaded once at entry) in functions
     /// whose `this` never changes (not arrows, not derived constructors).
     var thisRegister: Int?
+    /// `loadEmpty` instructions that start a register binding's TDZ, and the registers
+    /// whose TDZ some access checks (see `finish`).
+    var tdzStarts: [(pc: Int, register: Int)] = []
+    var tdzCheckedRegisters: Set<Int> = []
     /// Scripts: the register holding the completion value.
     var completionRegister: Int?
     /// Top-level eval code: free names resolve dynamically.
@@ -249,8 +253,51 @@ final class FunctionCompiler {
 
     func finish() {
         emit(.retUndefined)
+        // `loadEmpty` that starts a register binding's TDZ is dead unless some access to
+        // that register checks the TDZ (only accesses before the declaration do).
+        let dead = Set(tdzStarts.filter { !tdzCheckedRegisters.contains($0.register) }.map { $0.pc })
+        if !dead.isEmpty { removeInstructions(at: dead) }
         code.instructions = words
         code.registerCount = max(maxRegister, 1)
+    }
+
+    /// Deletes the instructions that start at `dead` and relocates everything that names
+    /// an instruction offset: jump operands, handler ranges and targets, the line table.
+    func removeInstructions(at dead: Set<Int>) {
+        var removedBefore = [Int](repeating: 0, count: words.count + 1)
+        var kept: [Int32] = []
+        kept.reserveCapacity(words.count)
+        var starts: [Int] = []
+        var at = 0, removed = 0
+        while at < words.count {
+            let length = Opcode(rawValue: UInt8(words[at]))!.length
+            for k in 0..<length { removedBefore[at + k] = removed }
+            if dead.contains(at) {
+                removed += length
+            } else {
+                starts.append(at)
+                kept.append(contentsOf: words[at..<(at + length)])
+            }
+            at += length
+        }
+        removedBefore[words.count] = removed
+        func moved(_ old: Int) -> Int { old - removedBefore[old] }
+        for old in starts {
+            let op = Opcode(rawValue: UInt8(words[old]))!
+            for (i, kind) in op.operands.enumerated() where kind == .jump {
+                let target = old + Int(words[old + 1 + i])
+                kept[moved(old) + 1 + i] = Int32(truncatingIfNeeded: moved(target) - moved(old))
+            }
+        }
+        words = kept
+        for i in code.handlers.indices {
+            code.handlers[i].start = Int32(moved(Int(code.handlers[i].start)))
+            code.handlers[i].end = Int32(moved(Int(code.handlers[i].end)))
+            code.handlers[i].target = Int32(moved(Int(code.handlers[i].target)))
+        }
+        for i in code.lineTable.indices {
+            code.lineTable[i].pc = Int32(moved(Int(code.lineTable[i].pc)))
+        }
     }
 
     // MARK: - Scopes
@@ -297,7 +344,10 @@ final class FunctionCompiler {
         }
         // Lexical bindings in registers start uninitialized (TDZ).
         for b in scope.bindings where b.kind == .let || b.kind == .const || b.kind == .class {
-            if case .register(let r)? = cs.names[b.name]?.location { emit(.loadEmpty, r) }
+            if case .register(let r)? = cs.names[b.name]?.location {
+                tdzStarts.append((pc, r))
+                emit(.loadEmpty, r)
+            }
         }
         return cs
     }
