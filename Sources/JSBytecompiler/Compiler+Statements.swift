@@ -184,6 +184,12 @@ extension FunctionCompiler {
                 try bindPattern(decl.target, valueRegister: r, initialize: d.kind != .var)
             } else if d.kind != .var {
                 // `let x;` initializes to undefined.
+                if case .identifier(let n) = decl.target.kind, let reg = plainRegister(n, initializing: true) {
+                    emit(.loadUndefined, reg)
+                    markInitialized(n)
+                    nextRegister = mark
+                    continue
+                }
                 let r = temp()
                 emit(.loadUndefined, r)
                 try bindPattern(decl.target, valueRegister: r, initialize: true)
