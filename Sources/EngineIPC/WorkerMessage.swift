@@ -25,10 +25,12 @@ public struct EvaluateRequest: Equatable, Sendable {
     public var name: String
     /// The script's bytes (UTF-8 expected; the engine reports bad encoding itself).
     public var source: [UInt8]
-    /// Print the completion value (`jsrun -p`), dump bytecode, GC stress.
+    /// Print the completion value (`jsrun -p`), dump bytecode, GC stress, GC statistics
+    /// (collection count on stderr at the end).
     public var printResult = false
     public var dumpBytecode = false
     public var gcStress = false
+    public var gcStats = false
     /// Send console output back in the result instead of writing it to stdout/stderr.
     public var captureOutput = false
     /// The JS heap limit in bytes (0: none).
@@ -98,6 +100,7 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.dumpBytecode { flags |= 2 }
             if e.gcStress { flags |= 4 }
             if e.captureOutput { flags |= 8 }
+            if e.gcStats { flags |= 16 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
@@ -132,13 +135,14 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~15 == 0 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~31 == 0 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
             e.dumpBytecode = flags & 2 != 0
             e.gcStress = flags & 4 != 0
             e.captureOutput = flags & 8 != 0
+            e.gcStats = flags & 16 != 0
             e.maxHeapBytes = maxHeap
             self = .evaluate(e)
         case .result:

@@ -7,6 +7,8 @@ import JSRuntime
 enum Execute {
     struct Options {
         var gcStress = false
+        /// Print `jsrun: gc: N collections` to stderr when the script ends.
+        var gcStats = false
         var maxHeapBytes = 0
         var dumpBytecode = false
     }
@@ -47,6 +49,11 @@ enum Execute {
             }
         }
         rt.heap.gcStress = options.gcStress
+        defer {
+            if options.gcStats {
+                FileIO.err("jsrun: gc: \(rt.heap.collections) collections, \(rt.heap.liveBytes / 1024) KiB live after the last\n")
+            }
+        }
         do {
             let result = try rt.evaluateScript(source)
             try rt.runJobs()

@@ -36,6 +36,7 @@ extension JSRun {
         request.printResult = printResult
         request.dumpBytecode = options.dumpBytecode
         request.gcStress = options.gcStress
+        request.gcStats = options.gcStats
         request.maxHeapBytes = UInt64(options.maxHeapBytes)
         do {
             try supervisor.awaitLockedDown()

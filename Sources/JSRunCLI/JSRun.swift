@@ -18,6 +18,7 @@ public enum JSRun {
       --strict          parse as strict-mode code (with --check)
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
+      --gc-stats        print the number of collections to stderr when the script ends
       --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
                         (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
       --timeout=SECONDS end the worker after SECONDS (exit status 124; per input in the REPL)
@@ -57,6 +58,7 @@ public enum JSRun {
             case "--check", "-c": check = true
             case "--strict": strict = true
             case "--gc-stress": options.gcStress = true
+            case "--gc-stats": options.gcStats = true
             case "--dump-bytecode": options.dumpBytecode = true
             case "-e", "-p":
                 guard !args.isEmpty else { FileIO.err("jsrun: \(a) needs an argument\n"); return 2 }

@@ -94,6 +94,7 @@ public enum WorkerMain {
         let source = SourceFile(name: request.name, bytes: request.source)
         var options = Execute.Options()
         options.gcStress = request.gcStress
+        options.gcStats = request.gcStats
         options.maxHeapBytes = Int(clamping: request.maxHeapBytes)
         options.dumpBytecode = request.dumpBytecode
         if !request.captureOutput {
