@@ -42,25 +42,12 @@ extension Runtime {
     /// CreateListFromArrayLike for an array or an untouched arguments object whose elements
     /// are all present (no holes, no sparse part): one copy, no property lookups.
     func denseArgumentList(_ o: JSObject) throws(JSException) -> JSObject? {
-        guard o.flags & ObjectFlags.sparseElements == 0 else { return nil }
-        let n: Int
-        if o.kind == .array {
-            n = Int(o.arrayLength)
-        } else if o.kind == .arguments, o.shape == realm.sloppyArgumentsShape || o.shape == realm.strictArgumentsShape {
-            let length = o.slot(0)
-            guard length.isInt32, length.asInt32 >= 0 else { return nil }
-            n = Int(length.asInt32)
-        } else {
-            return nil
-        }
-        guard n == o.elementsLength, n <= Runtime.registerFileSize / 2 else { return nil }
-        if n == 0 { return try newArray(capacity: 0) }
-        let source = o.elements!
-        for i in 0..<n where source[i].isEmpty { return nil }
+        guard let elements = denseElements(o), elements.count <= Runtime.registerFileSize / 2 else { return nil }
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
-        let a = try newArray(capacity: n)
-        a.elements!.update(from: o.elements!, count: n)
+        let n = elements.count
+        let a = try newArray(capacity: n)   // the collector does not move or free o's elements
+        if n > 0 { a.elements!.update(from: elements.baseAddress!, count: n) }
         a.elementsLength = n
         a.arrayLength = UInt32(n)
         return a

@@ -54,6 +54,21 @@ extension Runtime {
 
     @inline(__always) func fail(_ e: JSException) -> JSException { e }
 
+    /// `a < b`, `a <= b`, `a > b`, `a >= b` (`op` is .lt, .le, .gt or .ge): numbers inline,
+    /// everything else through the spec's IsLessThan.
+    @inline(__always)
+    func relational(_ op: Opcode, _ a: Value, _ b: Value) throws(JSException) -> Bool {
+        if a.isInt32 && b.isInt32 {
+            let x = a.asInt32, y = b.asInt32
+            switch op { case .lt: return x < y; case .le: return x <= y; case .gt: return x > y; default: return x >= y }
+        }
+        if a.isNumber && b.isNumber {
+            let x = a.asNumber, y = b.asNumber
+            switch op { case .lt: return x < y; case .le: return x <= y; case .gt: return x > y; default: return x >= y }
+        }
+        return try compare(op, a, b)
+    }
+
     // swiftlint:disable:next function_body_length cyclomatic_complexity
     func runLoop(entryDepth: Int) throws(JSException) -> Value {
         var fi = frames.count - 1
@@ -165,18 +180,7 @@ extension Runtime {
             case .strictEq: r[Int(ins[pc + 1])] = Value(strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
             case .strictNe: r[Int(ins[pc + 1])] = Value(!strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
             case .lt, .le, .gt, .ge:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
-                let result: Bool
-                if a.isInt32 && b.isInt32 {
-                    let x = a.asInt32, y = b.asInt32
-                    switch opcode { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
-                } else if a.isNumber && b.isNumber {
-                    let x = a.asNumber, y = b.asNumber
-                    switch opcode { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
-                } else {
-                    result = try compare(opcode, a, b)
-                }
-                r[Int(ins[pc + 1])] = Value(result)
+                r[Int(ins[pc + 1])] = Value(try relational(opcode, r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))
                 pc += 4
             case .instanceOf: r[Int(ins[pc + 1])] = Value(try instanceOf(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
             case .in:
@@ -236,8 +240,6 @@ extension Runtime {
                 pc += r[Int(ins[pc + 1])].isUndefined ? 3 : Int(ins[pc + 2])
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
-                let a = r[Int(ins[pc + 1])], b = r[Int(ins[pc + 2])]
-                var result: Bool
                 let base: Opcode
                 switch opcode {
                 case .jumpIfLess, .jumpIfNotLess: base = .lt
@@ -245,15 +247,7 @@ extension Runtime {
                 case .jumpIfGreater, .jumpIfNotGreater: base = .gt
                 default: base = .ge
                 }
-                if a.isInt32 && b.isInt32 {
-                    let x = a.asInt32, y = b.asInt32
-                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
-                } else if a.isNumber && b.isNumber {
-                    let x = a.asNumber, y = b.asNumber
-                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
-                } else {
-                    result = try compare(base, a, b)
-                }
+                var result = try relational(base, r[Int(ins[pc + 1])], r[Int(ins[pc + 2])])
                 switch opcode {
                 case .jumpIfNotLess, .jumpIfNotLessEq, .jumpIfNotGreater, .jumpIfNotGreaterEq: result = !result
                 default: break
@@ -261,9 +255,6 @@ extension Runtime {
                 pc += result ? Int(ins[pc + 3]) : 4
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
-                let a = r[Int(ins[pc + 1])]
-                let y = ins[pc + 2]
-                var result: Bool
                 let base: Opcode
                 switch opcode {
                 case .jumpIfLessImm, .jumpIfNotLessImm: base = .lt
@@ -271,15 +262,7 @@ extension Runtime {
                 case .jumpIfGreaterImm, .jumpIfNotGreaterImm: base = .gt
                 default: base = .ge
                 }
-                if a.isInt32 {
-                    let x = a.asInt32
-                    switch base { case .lt: result = x < y; case .le: result = x <= y; case .gt: result = x > y; default: result = x >= y }
-                } else if a.isNumber {
-                    let x = a.asDouble, d = Double(y)
-                    switch base { case .lt: result = x < d; case .le: result = x <= d; case .gt: result = x > d; default: result = x >= d }
-                } else {
-                    result = try compare(base, a, Value(int32: y))
-                }
+                var result = try relational(base, r[Int(ins[pc + 1])], Value(int32: ins[pc + 2]))
                 switch opcode {
                 case .jumpIfNotLessImm, .jumpIfNotLessEqImm, .jumpIfNotGreaterImm, .jumpIfNotGreaterEqImm: result = !result
                 default: break
