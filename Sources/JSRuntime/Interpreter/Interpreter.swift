@@ -105,6 +105,10 @@ struct Frame {
     var exception: Value
     /// The home object for `super` lookups.
     var home: Value
+    /// The context environment [this, new.target, home, function] that the arrows created in
+    /// this frame share; in a derived constructor `super()` stores `this` into it, so arrows
+    /// made before `super()` see the bound `this`.
+    var thisBox: UnsafeMutableRawPointer? = nil
 }
 
 extension Runtime {
@@ -336,12 +340,21 @@ extension Runtime {
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
         if isArrow && code.capturesThis {
-            let ctx = try makeEnvironment(parent: nil, count: 3)
-            ctx.slots[0] = frame.this
-            ctx.slots[1] = frame.newTarget
-            ctx.slots[2] = frame.home
-            context = ctx.cell
-            heap.pushRoot(Value(cell: ctx.cell))
+            if let box = frame.thisBox {
+                context = box
+            } else if let box = arrowContext(of: frame) {
+                context = box   // an arrow inside an arrow: the same lexical this
+            } else {
+                let ctx = try makeEnvironment(parent: nil, count: 4)
+                ctx.slots[0] = frame.this
+                ctx.slots[1] = frame.newTarget
+                ctx.slots[2] = frame.home
+                ctx.slots[3] = frame.callee
+                context = ctx.cell
+                // The frame is the current (top) one: later arrows share the box.
+                if frames.count > 0 { frames.pointer(frames.count - 1).pointee.thisBox = ctx.cell }
+            }
+            heap.pushRoot(Value(cell: context!))
         }
         defer { if context != nil { heap.popRoots(1) } }
         let data = codeData(code)
@@ -371,6 +384,28 @@ extension Runtime {
             f.setSlot(2, Value(cell: proto.cell))
         }
         return fv
+    }
+
+    /// The context environment of the arrow running in `frame`, if it is one that has it.
+    func arrowContext(of frame: Frame) -> UnsafeMutableRawPointer? {
+        guard frame.callee.isCell, header(frame.callee.asCell).pointee.kind == .function else { return nil }
+        let f = JSObject(frame.callee)
+        guard f.word(2) != 0, let ctx = UnsafeMutableRawPointer(bitPattern: UInt(f.word(2))),
+              header(ctx).pointee.kind == .environment, functionCodeData(f).code.kind == .arrow else { return nil }
+        return ctx
+    }
+
+    /// The current `this` of a frame: a derived constructor's (or its arrows') binding may
+    /// have been made by `super()` after the frame copied it.
+    func boundThis(_ fp: UnsafeMutablePointer<Frame>) -> Value {
+        let t = fp.pointee.this
+        if !t.isEmpty { return t }
+        if let box = fp.pointee.thisBox ?? arrowContext(of: fp.pointee) {
+            let v = Environment(box).slots[0]
+            fp.pointee.this = v
+            return v
+        }
+        return t
     }
 
     /// `root` + length, name (+ prototype): the shape of new closures (cached, strong).
@@ -404,6 +439,7 @@ extension Runtime {
         }
         for f in frames {
             m.mark(f.this); m.mark(f.callee); m.mark(f.newTarget); m.mark(f.exception)
+            m.mark(cell: f.thisBox)
             m.mark(cell: f.env)
         }
         for d in allCodeData { d.mark(&m) }

@@ -102,7 +102,7 @@ extension Runtime {
             case .loadFalse: r[Int(ins[pc + 1])] = .false; pc += 2
             case .loadEmpty: r[Int(ins[pc + 1])] = .empty; pc += 2
             case .loadThis:
-                let t = fp.pointee.this
+                let t = boundThis(fp)
                 if t.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
                 r[Int(ins[pc + 1])] = t
                 pc += 2
@@ -636,7 +636,9 @@ extension Runtime {
                 r[Int(ins[pc + 1])] = try construct(f, args, newTarget: newTarget)
                 pc += 6
             case .superCall, .superCallSpread:
-                let callee = JSObject(fp.pointee.callee)
+                // In an arrow, super() is the enclosing derived constructor's (context slot 3).
+                let arrowBox = arrowContext(of: fp.pointee)
+                let callee = JSObject(arrowBox.map { Environment($0).slots[3] } ?? fp.pointee.callee)
                 let parent = callee.prototype
                 guard isObject(parent), JSObject(parent).flags & ObjectFlags.constructor != 0 else {
                     throw try typeError("Super constructor \(try describeForError(parent)) of anonymous class is not a constructor")
@@ -649,8 +651,9 @@ extension Runtime {
                     let nt = fp.pointee.newTarget
                     result = try withSpreadArguments(arr) { args throws(JSException) in try construct(parent, args, newTarget: nt) }
                 }
-                if !fp.pointee.this.isEmpty { throw try referenceError("Super constructor may only be called once") }
+                if !boundThis(fp).isEmpty { throw try referenceError("Super constructor may only be called once") }
                 fp.pointee.this = result
+                if let box = fp.pointee.thisBox ?? arrowBox { Environment(box).slots[0] = result }
                 try initializeFields(callee, result)
                 r[Int(ins[pc + 1])] = result
                 pc += opcode == .superCall ? 4 : 3
@@ -660,7 +663,7 @@ extension Runtime {
                 let proto = JSObject(home).prototype
                 let k = try toPropertyKey(r[Int(ins[pc + 2])])
                 if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
-                let thisValue = fp.pointee.this
+                let thisValue = boundThis(fp)
                 if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
                 r[Int(ins[pc + 1])] = try get(JSObject(proto), k, receiver: thisValue)
                 pc += 3
@@ -683,7 +686,7 @@ extension Runtime {
                     if data.code.kind == .derivedConstructor && !result.isUndefined {
                         throw try typeError("Derived constructors may only return object or undefined")
                     }
-                    value = fp.pointee.this
+                    value = boundThis(fp)
                     if value.isEmpty {
                         throw try referenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
                     }
