@@ -229,6 +229,21 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     /// Instruction length in words (opcode included).
     public var length: Int { operands.count + 1 }
 
+    /// A relational jump (register or immediate form) as its comparison (.lt, .le, .gt, .ge)
+    /// and whether it jumps when the comparison is false.
+    @inlinable @inline(__always) public var relationalJump: (base: Opcode, negated: Bool) {
+        switch self {
+        case .jumpIfLess, .jumpIfLessImm: return (.lt, false)
+        case .jumpIfNotLess, .jumpIfNotLessImm: return (.lt, true)
+        case .jumpIfLessEq, .jumpIfLessEqImm: return (.le, false)
+        case .jumpIfNotLessEq, .jumpIfNotLessEqImm: return (.le, true)
+        case .jumpIfGreater, .jumpIfGreaterImm: return (.gt, false)
+        case .jumpIfNotGreater, .jumpIfNotGreaterImm: return (.gt, true)
+        case .jumpIfGreaterEq, .jumpIfGreaterEqImm: return (.ge, false)
+        default: return (.ge, true)
+        }
+    }
+
     /// The length of every call-like instruction (call, callMethod, callEval, construct and
     /// the spread forms): where a returning frame resumes its caller. Checked by a unit test.
     public static let callInstructionLength = 6

@@ -24,14 +24,7 @@ extension FunctionCompiler {
         for b in program.scope.bindings where b.kind == .var || b.kind == .function {
             emit(.declareGlobalVar, atom(b.name), b.kind == .function ? 1 : 0)
         }
-        try hoistFunctions(program.body)
-        let completion = temp()
-        emit(.loadUndefined, completion)
-        completionRegister = completion
-        for s in program.body { try statement(s) }
-        emit(.ret, completion)
-        code.instructions = words
-        code.registerCount = max(maxRegister, 1)
+        try completionBody(program.body)
     }
 
     // MARK: - Eval code
@@ -56,14 +49,19 @@ extension FunctionCompiler {
                 }
             }
         }
-        try hoistFunctions(program.body)
+        try completionBody(program.body)
+    }
+
+    /// The body of a script or eval code: hoisted functions, then the statements, returning
+    /// the completion value.
+    func completionBody(_ body: [Stmt]) throws(CompileError) {
+        try hoistFunctions(body)
         let completion = temp()
         emit(.loadUndefined, completion)
         completionRegister = completion
-        for s in program.body { try statement(s) }
+        for s in body { try statement(s) }
         emit(.ret, completion)
-        code.instructions = words
-        code.registerCount = max(maxRegister, 1)
+        install()
     }
 
     /// Creates the closures of the function declarations directly in a statement list.

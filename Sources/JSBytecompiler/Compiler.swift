@@ -253,6 +253,11 @@ final class FunctionCompiler {
 
     func finish() {
         emit(.retUndefined)
+        install()
+    }
+
+    /// Hands the finished instructions to the code block.
+    func install() {
         // `loadEmpty` that starts a register binding's TDZ is dead unless some access to
         // that register checks the TDZ (only accesses before the declaration do).
         let dead = Set(tdzStarts.filter { !tdzCheckedRegisters.contains($0.register) }.map { $0.pc })

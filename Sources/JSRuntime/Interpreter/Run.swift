@@ -240,34 +240,14 @@ extension Runtime {
                 pc += r[Int(ins[pc + 1])].isUndefined ? 3 : Int(ins[pc + 2])
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
-                let base: Opcode
-                switch opcode {
-                case .jumpIfLess, .jumpIfNotLess: base = .lt
-                case .jumpIfLessEq, .jumpIfNotLessEq: base = .le
-                case .jumpIfGreater, .jumpIfNotGreater: base = .gt
-                default: base = .ge
-                }
-                var result = try relational(base, r[Int(ins[pc + 1])], r[Int(ins[pc + 2])])
-                switch opcode {
-                case .jumpIfNotLess, .jumpIfNotLessEq, .jumpIfNotGreater, .jumpIfNotGreaterEq: result = !result
-                default: break
-                }
-                pc += result ? Int(ins[pc + 3]) : 4
+                let (base, negated) = opcode.relationalJump
+                let result = try relational(base, r[Int(ins[pc + 1])], r[Int(ins[pc + 2])])
+                pc += result != negated ? Int(ins[pc + 3]) : 4
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
-                let base: Opcode
-                switch opcode {
-                case .jumpIfLessImm, .jumpIfNotLessImm: base = .lt
-                case .jumpIfLessEqImm, .jumpIfNotLessEqImm: base = .le
-                case .jumpIfGreaterImm, .jumpIfNotGreaterImm: base = .gt
-                default: base = .ge
-                }
-                var result = try relational(base, r[Int(ins[pc + 1])], Value(int32: ins[pc + 2]))
-                switch opcode {
-                case .jumpIfNotLessImm, .jumpIfNotLessEqImm, .jumpIfNotGreaterImm, .jumpIfNotGreaterEqImm: result = !result
-                default: break
-                }
-                pc += result ? Int(ins[pc + 3]) : 4
+                let (base, negated) = opcode.relationalJump
+                let result = try relational(base, r[Int(ins[pc + 1])], Value(int32: ins[pc + 2]))
+                pc += result != negated ? Int(ins[pc + 3]) : 4
             case .jumpIfStrictEq:
                 pc += strictEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? Int(ins[pc + 3]) : 4
             case .jumpIfStrictNotEq:
