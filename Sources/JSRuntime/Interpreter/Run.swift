@@ -54,6 +54,28 @@ extension Runtime {
 
     @inline(__always) func fail(_ e: JSException) -> JSException { e }
 
+    /// `f.call(x, ...)` / `f.apply(x, list)` with the intrinsic call or apply and a bytecode
+    /// `f` (a dense array or untouched arguments object as the list): the function, `this`
+    /// and arguments to run it with directly, or nil.
+    @inline(__always)
+    func forwardedCall(_ f: Value, this thisValue: Value, args: UnsafeMutablePointer<Value>,
+                       count argc: Int) -> (JSObject, Value, UnsafeBufferPointer<Value>)? {
+        guard f.isCell && header(f.asCell).pointee.kind == .nativeFunction && thisValue.isCell
+            && header(thisValue.asCell).pointee.kind == .function else { return nil }
+        unowned(unsafe) let realm = self.realm!
+        let thisArg = argc > 0 ? args[0] : .undefined
+        if f.asCell == realm.functionCall?.cell {
+            let rest = argc > 1 ? UnsafeBufferPointer(start: UnsafePointer(args + 1), count: argc - 1) : UnsafeBufferPointer(start: nil, count: 0)
+            return (JSObject(thisValue), thisArg, rest)
+        }
+        if f.asCell == realm.functionApply?.cell {
+            let list = argc > 1 ? args[1] : .undefined
+            if list.isNullish { return (JSObject(thisValue), thisArg, UnsafeBufferPointer(start: nil, count: 0)) }
+            if isObject(list), let elements = denseElements(JSObject(list)) { return (JSObject(thisValue), thisArg, elements) }
+        }
+        return nil
+    }
+
     /// `a < b`, `a <= b`, `a > b`, `a >= b` (`op` is .lt, .le, .gt or .ge): numbers inline,
     /// everything else through the spec's IsLessThan.
     @inline(__always)
@@ -537,13 +559,16 @@ extension Runtime {
                 let f = r[Int(ins[pc + 2])]
                 let argc = Int(ins[pc + 5])
                 let args = r + Int(ins[pc + 4])
-                if f.isCell && header(f.asCell).pointee.kind == .function {
-                    let returnRegister = Int(ins[pc + 1])
-                    // The callee frame starts at the caller's top; arguments are copied in.
-                    let argBuf = UnsafeBufferPointer(start: UnsafePointer(args), count: argc)
-                    let t = Int(ins[pc + 3])   // -1: undefined (a plain call)
-                    try pushFrame(function: JSObject(f), this: t < 0 ? .undefined : r[t], args: argBuf, base: fp.pointee.top,
-                                  returnRegister: returnRegister, newTarget: .undefined)
+                let t = Int(ins[pc + 3])   // -1: undefined (a plain call)
+                let thisValue = t < 0 ? Value.undefined : r[t]
+                // A bytecode callee (directly, or through f.call / f.apply) gets its frame at
+                // the caller's top and runs in this loop; arguments are copied in.
+                let direct = f.isCell && header(f.asCell).pointee.kind == .function
+                    ? (JSObject(f), thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                    : forwardedCall(f, this: thisValue, args: args, count: argc)
+                if let (callee, calleeThis, argBuf) = direct {
+                    try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
+                                  returnRegister: Int(ins[pc + 1]), newTarget: .undefined)
                     fi = frames.count - 1
                     fp = frames.pointer(fi)
                     data = fp.pointee.data.takeUnretainedValue()
@@ -551,36 +576,6 @@ extension Runtime {
                     pc = 0
                     r = fp.pointee.base
                     continue
-                }
-                let t = Int(ins[pc + 3])
-                let thisValue = t < 0 ? Value.undefined : r[t]
-                // f.call(x, ...) and f.apply(x, list) on a bytecode function: its frame is
-                // pushed here, as for a direct call, instead of recursing through the native.
-                if f.isCell && header(f.asCell).pointee.kind == .nativeFunction && thisValue.isCell
-                    && header(thisValue.asCell).pointee.kind == .function {
-                    unowned(unsafe) let realm = self.realm!
-                    var forwarded: UnsafeBufferPointer<Value>? = nil
-                    if f.asCell == realm.functionCall?.cell {
-                        forwarded = argc > 1 ? UnsafeBufferPointer(start: UnsafePointer(args + 1), count: argc - 1) : UnsafeBufferPointer(start: nil, count: 0)
-                    } else if f.asCell == realm.functionApply?.cell {
-                        let list = argc > 1 ? args[1] : .undefined
-                        if list.isNullish {
-                            forwarded = UnsafeBufferPointer(start: nil, count: 0)
-                        } else if isObject(list) {
-                            forwarded = denseElements(JSObject(list))
-                        }
-                    }
-                    if let forwardedArgs = forwarded {
-                        try pushFrame(function: JSObject(thisValue), this: argc > 0 ? args[0] : .undefined, args: forwardedArgs,
-                                      base: fp.pointee.top, returnRegister: Int(ins[pc + 1]), newTarget: .undefined)
-                        fi = frames.count - 1
-                        fp = frames.pointer(fi)
-                        data = fp.pointee.data.takeUnretainedValue()
-                        ins = data.instructions
-                        pc = 0
-                        r = fp.pointee.base
-                        continue
-                    }
                 }
                 let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                 r[Int(ins[pc + 1])] = result
