@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/capability.h>
 #include <sys/syscall.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -96,6 +97,31 @@ uint32_t sable_last_trapped_arch(void) { return last_arch; }
 
 int sable_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 ? 0 : -errno; }
 int sable_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
+int sable_drop_capabilities(void) {
+    // Ambient set first (it may not exceed permitted and inheritable), then the bounding
+    // set (needs CAP_SETPCAP, which the last capset takes away), then every set capget sees.
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -errno;
+    for (int cap = 0; cap < 64; cap++) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break; // past CAP_LAST_CAP
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EPERM) return -errno;
+    }
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) return -errno;
+    return 0;
+}
+
+int sable_capabilities_cleared(void) {
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return -errno;
+    for (int i = 0; i < 2; i++) {
+        if (data[i].effective || data[i].permitted || data[i].inheritable) return 0;
+    }
+    return 1;
+}
+
 int sable_set_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0) == 0 ? 0 : -errno; }
 
 static int signal_pipe[2] = { -1, -1 };
@@ -214,4 +240,8 @@ int sable_wait_child_exit(int pid, int timeout_ms) {
     (void)pid; (void)timeout_ms;
     return -ENOSYS;
 #endif
+}
+
+void sable_flush_instruction_cache(void *start, unsigned long length) {
+    __builtin___clear_cache((char *)start, (char *)start + length);
 }

@@ -23,12 +23,26 @@ enum SelfTest {
         // Without the reporter, the kernel kills outright (SECCOMP_RET_KILL_PROCESS).
         let (ok, what) = runProbe(.openat, mode: .kill)
         check(ok, what + " [kill mode]")
+        // A worker locked down in the diagnostic record mode refuses to run scripts.
+        do {
+            var settings = Supervisor.Settings.forked
+            settings.mode = .record
+            settings.timeout = 10
+            let s = try Supervisor(settings)
+            try s.awaitLockedDown()
+            let r = try s.request(.evaluate(EvaluateRequest(id: 1, name: "[selftest]", source: "1 + 1")))
+            let end = s.finish()
+            check(r.status != 0 && r.value == nil && end == .exited(71),
+                  "record mode       script refused: \(r.exception ?? "no message"), worker \(end)")
+        } catch {
+            check(false, "record mode       \(Supervisor.report(error).message ?? "failed")")
+        }
         // /proc of a locked worker.
         do {
             let s = try Supervisor(Supervisor.Settings.forked)
             try s.awaitLockedDown()
             if let info = ProcessInspection.inspect(pid: s.pid) {
-                check(info.isLockedDown, "/proc/\(s.pid): Seccomp: \(info.seccompMode ?? -1), NoNewPrivs: \(info.noNewPrivs ?? -1), \(info.mappingCount) mappings, \(info.writableExecutableMappings.count) writable+executable")
+                check(info.isLockedDown, "/proc/\(s.pid): Seccomp: \(info.seccompMode ?? -1), NoNewPrivs: \(info.noNewPrivs ?? -1), capabilities \(info.capabilitySummary), \(info.mappingCount) mappings, \(info.writableExecutableMappings.count) writable+executable, \(info.anonymousExecutableMappings.count) anonymous executable")
             } else {
                 check(false, "/proc/\(s.pid) unreadable")
             }
@@ -125,9 +139,19 @@ enum SelfTest {
         return failures == 0 ? 0 : 1
     }
 
-    /// `jsrun --lockdown-policy`: the worker policy, one rule a line.
+    /// `jsrun --lockdown-policy`: the worker policy, one rule a line, for people and for
+    /// programs (`Tests/LockdownTests/policy-probe.c` installs it on its own): `ACTION NAME
+    /// [if CONDITION && ...]  # reason`, conditions `argN OP 0xV` or `argN & 0xM == 0xV`.
+    /// The executable region is the one this process reserves (a worker reserves its own,
+    /// at an address ASLR picks; only base and size differ).
     static func printPolicy() -> Int32 {
-        let policy = SystemCallPolicy.worker(pid: getpid())
+        let region = ExecutableRegion.reserve()
+        let policy = SystemCallPolicy.worker(pid: getpid(), executable: region)
+        FileIO.out("# Sable worker system-call policy, version \(SystemCallPolicy.version)\n")
+        FileIO.out("# pid \(getpid())\n")
+        if let region {
+            FileIO.out("# executable-region base 0x\(String(region.base, radix: 16)) span 0x\(String(region.span, radix: 16))\n")
+        }
         for rule in policy.rules {
             let action: String
             switch rule.action {
@@ -135,15 +159,10 @@ enum SelfTest {
             case .fail(let e): action = e == EPERM ? "EPERM" : "errno \(e)"
             case .kill: action = "kill"
             }
-            let cond = rule.conditions.map { c -> String in
-                switch c.test {
-                case .equal(let v): return "arg\(c.argument) == \(v)"
-                case .maskedEqual(let m, let v): return "arg\(c.argument) & 0x\(String(m, radix: 16)) == 0x\(String(v, radix: 16))"
-                }
-            }.joined(separator: " && ")
+            let cond = rule.conditions.map(\.text).joined(separator: " && ")
             FileIO.out("\(action.padding(6)) \(rule.name.padding(18)) \(cond.isEmpty ? "" : "if " + cond + "  ")# \(rule.reason)\n")
         }
-        FileIO.out("kill   everything else (worker: SIGSYS handler reports the call, then dies)\n")
+        FileIO.out("kill   *                  # everything else (worker: SIGSYS handler reports the call, then dies)\n")
         return 0
     }
 }

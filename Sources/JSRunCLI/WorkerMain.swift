@@ -34,7 +34,13 @@ public enum WorkerMain {
         // Warm-up: the thread's stack bounds are cached (pthread_getattr_np reads
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
-        let policy = SystemCallPolicy.worker(pid: getpid())
+        // The JIT's code pool: the only range the policy lets become executable.
+        guard let region = ExecutableRegion.reserve() else {
+            FileIO.err("jsrun worker: cannot reserve the executable region\n")
+            return 71
+        }
+        executableRegion = region
+        let policy = SystemCallPolicy.worker(pid: getpid(), executable: region)
         do {
             try connection.send(.hello(pid: getpid()))
             guard case .lockdown(let version, let addressSpace, let mode) = try connection.receiveMessage() else {
@@ -49,6 +55,11 @@ public enum WorkerMain {
                 var limit = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
                 setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)
             }
+            let dropped = sable_drop_capabilities()
+            guard dropped == 0, sable_capabilities_cleared() == 1 else {
+                FileIO.err("jsrun worker: cannot drop capabilities: errno \(-dropped)\n")
+                return 71
+            }
             do {
                 try Lockdown.install(policy, mode: mode, reportFD: WorkerDescriptors.report)
             } catch {
@@ -60,13 +71,21 @@ public enum WorkerMain {
             while true {
                 switch try connection.receiveMessage() {
                 case .evaluate(let request):
+                    // The diagnostic record mode makes forbidden calls return -ENOSYS
+                    // instead of killing: never a mode to run scripts in.
+                    if mode == .record {
+                        FileIO.err("jsrun worker: refusing to run a script in the diagnostic record mode\n")
+                        try connection.send(.result(EvaluateResult(id: request.id, status: 71,
+                            exception: "refused: the worker is locked down in the diagnostic record mode")))
+                        return 71
+                    }
                     try connection.send(.result(evaluate(request, in: rt)))
                 case .probe(let name):
                     let rc: Int
                     if name.hasPrefix("syscall:"), let nr = Int32(name.dropFirst(8)) {
                         rc = Sweep.call(nr)
                     } else if let probe = Probe(rawValue: name) {
-                        rc = probe.perform()
+                        rc = probe.perform(region: region)
                     } else {
                         return 71
                     }
@@ -88,6 +107,9 @@ public enum WorkerMain {
             return 71
         }
     }
+
+    /// The JIT's code pool of this worker (reserved before lockdown).
+    nonisolated(unsafe) public private(set) static var executableRegion: ExecutableRegion?
 
     /// Runs one request in the worker's runtime (globals persist between requests).
     static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {

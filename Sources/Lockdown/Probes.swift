@@ -11,9 +11,21 @@ public enum Probe: String, CaseIterable, Sendable {
     case killOther = "kill-other", tgkillOther = "tgkill-other"
     case mmapWriteExec = "mmap-wx", mprotectWriteExec = "mprotect-wx", mmapExec = "mmap-x"
     case writeOtherFD = "write-fd9", x32 = "x32-getpid", i386 = "i386-getpid"
+    case readStdin = "read-stdin"
+    /// Escapes from W^X: executable memory outside the JIT's pool, and the dual mapping
+    /// (a shared mapping aliased by mremap: one writable and one executable view).
+    case mprotectExec = "mprotect-x", mprotectExecPastPool = "mprotect-x-past-pool"
+    case dualMapping = "dual-mapping", mmapShared = "mmap-shared", mmapFile = "mmap-file"
+    case mremapAlias = "mremap-alias", mremapFixed = "mremap-fixed", mremapDontUnmap = "mremap-dontunmap"
+    case mremapPool = "mremap-pool"
+    case futexShared = "futex-shared", futexRequeue = "futex-requeue"
+    case madviseDontFork = "madvise-dontfork", capset
     // Allowed: must succeed.
-    case mmapReadWrite = "mmap-rw", mprotectReadExec = "mprotect-rx", getrandom, clock = "clock_gettime"
+    case mmapReadWrite = "mmap-rw", getrandom, clock = "clock_gettime"
     case stdioPrint = "stdio-print"
+    /// What the JIT does: write code into the pool (RW), flip it to RX, call it, flip back.
+    case jitPool = "jit-pool"
+    case mremapGrow = "mremap-grow", madviseDontNeed = "madvise-dontneed", futexPrivate = "futex-private"
     // Crashes: must be reported as the crash they are, not as a forbidden call.
     case abort, trap
 
@@ -31,24 +43,30 @@ public enum Probe: String, CaseIterable, Sendable {
         switch self {
         case .killOther: return "kill"
         case .tgkillOther: return "tgkill"
-        case .mmapWriteExec, .mmapExec: return "mmap"
-        case .mprotectWriteExec: return "mprotect"
+        case .mmapWriteExec, .mmapExec, .dualMapping, .mmapShared, .mmapFile: return "mmap"
+        case .mprotectWriteExec, .mprotectExec, .mprotectExecPastPool: return "mprotect"
+        case .mremapAlias, .mremapFixed, .mremapDontUnmap, .mremapPool: return "mremap"
+        case .futexShared, .futexRequeue: return "futex"
+        case .madviseDontFork: return "madvise"
         case .writeOtherFD: return "write"
+        case .readStdin: return "read"
         case .x32, .i386: return "getpid"
-        case .mmapReadWrite, .mprotectReadExec, .getrandom, .clock, .stdioPrint, .abort, .trap: return nil
+        case .mmapReadWrite, .getrandom, .clock, .stdioPrint, .jitPool, .mremapGrow, .madviseDontNeed,
+             .futexPrivate, .abort, .trap: return nil
         default: return rawValue
         }
     }
 
     /// Performs the operation; returns the kernel's result (negative: -errno) if the
-    /// worker survives.
-    public func perform() -> Int {
+    /// worker survives. `region` is the worker's executable region (the JIT's pool).
+    public func perform(region: ExecutableRegion?) -> Int {
         func sys(_ name: String, _ a: [Int] = []) -> Int {
             let nr = Int(Lockdown.number(of: name) ?? -1)
             let x = a + [Int](repeating: 0, count: 6 - a.count)
             return sable_raw_syscall(nr, x[0], x[1], x[2], x[3], x[4], x[5])
         }
         let rwx = Int(PROT_READ | PROT_WRITE | PROT_EXEC)
+        let rx = Int(PROT_READ | PROT_EXEC)
         let anon = Int(MAP_PRIVATE | MAP_ANONYMOUS)
         switch self {
         case .openat:
@@ -74,10 +92,82 @@ public enum Probe: String, CaseIterable, Sendable {
         case .tgkillOther: return sys("tgkill", [1, 1, 0])
         case .mmapWriteExec: return sys("mmap", [0, 4096, rwx, anon, -1, 0])
         case .mmapExec: return sys("mmap", [0, 4096, Int(PROT_READ | PROT_EXEC), anon, -1, 0])
-        case .mprotectWriteExec, .mprotectReadExec:
+        case .mprotectWriteExec, .mprotectExec:
             let page = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
             if page < 0 && page > -4096 { return page }
-            return sys("mprotect", [page, 4096, self == .mprotectReadExec ? Int(PROT_READ | PROT_EXEC) : rwx])
+            return sys("mprotect", [page, 4096, self == .mprotectExec ? rx : rwx])
+        case .mprotectExecPastPool:
+            // From inside the pool, but long enough to reach past the reservation.
+            guard let region else { return -Int(EINVAL) }
+            return sys("mprotect", [Int(region.base + region.span - 4096), Int(region.span + 8192), rx])
+        case .readStdin:
+            var b: UInt8 = 0
+            return withUnsafeMutablePointer(to: &b) { sys("read", [0, Int(bitPattern: $0), 1]) }
+        case .dualMapping:
+            // The whole attack: a shared page, an alias of it, one view RW and one RX.
+            let shared = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), Int(MAP_SHARED | MAP_ANONYMOUS), -1, 0])
+            if shared < 0 && shared > -4096 { return shared }
+            let alias = sys("mremap", [shared, 0, 4096, Int(LinuxABI.MREMAP_MAYMOVE)])
+            if alias < 0 && alias > -4096 { return alias }
+            return sys("mprotect", [alias, 4096, rx])
+        case .mmapShared: return sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), Int(MAP_SHARED | MAP_ANONYMOUS), -1, 0])
+        case .mmapFile: return sys("mmap", [0, 4096, Int(PROT_READ), Int(MAP_PRIVATE), 1, 0])
+        case .mremapAlias, .mremapFixed, .mremapDontUnmap, .mremapGrow:
+            let page = sys("mmap", [0, 8192, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
+            if page < 0 && page > -4096 { return page }
+            let mayMove = Int(LinuxABI.MREMAP_MAYMOVE)
+            switch self {
+            case .mremapAlias: return sys("mremap", [page, 0, 4096, mayMove])
+            case .mremapFixed: return sys("mremap", [page, 4096, 4096, mayMove | Int(LinuxABI.MREMAP_FIXED), page + 4096])
+            case .mremapDontUnmap: return sys("mremap", [page, 4096, 4096, mayMove | Int(LinuxABI.MREMAP_DONTUNMAP)])
+            default:
+                let moved = sys("mremap", [page, 8192, 1 << 20, mayMove])
+                return moved < 0 && moved > -4096 ? moved : 0
+            }
+        case .mremapPool:
+            guard let region else { return -Int(EINVAL) }
+            return sys("mremap", [Int(region.base), 4096, 8192, Int(LinuxABI.MREMAP_MAYMOVE)])
+        case .futexShared, .futexRequeue, .futexPrivate:
+            var word: UInt32 = 0
+            let op: Int32
+            switch self {
+            case .futexShared: op = LinuxABI.FUTEX_WAKE
+            case .futexRequeue: op = 4 /* FUTEX_CMP_REQUEUE */ | LinuxABI.FUTEX_PRIVATE_FLAG
+            default: op = LinuxABI.FUTEX_WAKE | LinuxABI.FUTEX_PRIVATE_FLAG
+            }
+            return withUnsafeMutablePointer(to: &word) { sys("futex", [Int(bitPattern: $0), Int(op), 1, 0, Int(bitPattern: $0), 0]) }
+        case .madviseDontFork, .madviseDontNeed:
+            let page = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
+            if page < 0 && page > -4096 { return page }
+            return sys("madvise", [page, 4096, self == .madviseDontFork ? 10 /* MADV_DONTFORK */ : Int(MADV_DONTNEED)])
+        case .capset:
+            // Ask for every capability back (v3 header, all bits set).
+            var header: [UInt32] = [0x2008_0522, 0]
+            var data = [UInt32](repeating: ~0, count: 6)
+            return header.withUnsafeMutableBytes { h in
+                data.withUnsafeMutableBytes { d in sys("capset", [Int(bitPattern: h.baseAddress), Int(bitPattern: d.baseAddress)]) }
+            }
+        case .jitPool:
+            guard let region else { return -Int(EINVAL) }
+            let code = Int(region.base)
+            var rc = sys("mprotect", [code, 4096, Int(PROT_READ | PROT_WRITE)])
+            if rc != 0 { return rc }
+            // mov eax, 42; ret (x86_64) / mov w0, #42; ret (arm64)
+            #if arch(x86_64)
+            let bytes: [UInt8] = [0xB8, 42, 0, 0, 0, 0xC3]
+            #elseif arch(arm64)
+            let bytes: [UInt8] = [0x40, 0x05, 0x80, 0x52, 0xC0, 0x03, 0x5F, 0xD6]
+            #endif
+            region.pool.copyMemory(from: bytes, byteCount: bytes.count)
+            rc = sys("mprotect", [code, 4096, rx])
+            if rc != 0 { return rc }
+            #if arch(arm64)
+            sable_flush_instruction_cache(region.pool, bytes.count)
+            #endif
+            let function = unsafeBitCast(region.pool, to: (@convention(c) () -> Int32).self)
+            let result = function()
+            rc = sys("mprotect", [code, 4096, Int(PROT_READ | PROT_WRITE)])
+            return rc != 0 ? rc : (result == 42 ? 0 : -Int(EFAULT))
         case .mmapReadWrite:
             let page = sys("mmap", [0, 1 << 20, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
             return page < 0 && page > -4096 ? page : 0

@@ -11,6 +11,10 @@ public struct ProcessInspection: Sendable {
     /// Lines of /proc/PID/maps whose permissions are both writable and executable.
     public var writableExecutableMappings: [String]
     public var mappingCount: Int
+    /// Executable mappings backed by no file (JIT code; none before the JIT runs).
+    public var anonymousExecutableMappings: [String]
+    /// `CapInh`, `CapPrm`, `CapEff`, `CapBnd`, `CapAmb` in /proc/PID/status (hex masks).
+    public var capabilities: [String: UInt64]
 
     /// Reads /proc/`pid`/status and /proc/`pid`/maps (nil if the process is gone).
     public static func inspect(pid: Int32) -> ProcessInspection? {
@@ -21,20 +25,47 @@ public struct ProcessInspection: Sendable {
             }
             return nil
         }
+        var capabilities: [String: UInt64] = [:]
+        for line in status.split(separator: "\n") where line.hasPrefix("Cap") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, let v = UInt64(parts[1].trimmingPrefix { $0 == " " || $0 == "\t" }, radix: 16) {
+                capabilities[String(parts[0])] = v
+            }
+        }
         var wx: [String] = []
+        var anonymousX: [String] = []
         var count = 0
         for line in maps.split(separator: "\n") {
             count += 1
-            let perms = line.split(separator: " ", maxSplits: 2).dropFirst().first ?? ""
+            // address perms offset dev inode [path]
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let perms = fields.count > 1 ? fields[1] : ""
             if perms.contains("w") && perms.contains("x") { wx.append(String(line)) }
+            let path = fields.count > 5 ? fields[5...].joined(separator: " ") : ""
+            let fileBacked = path.hasPrefix("/") || path == "[vdso]" || path == "[vsyscall]"
+            if perms.contains("x") && !fileBacked { anonymousX.append(String(line)) }
         }
         return ProcessInspection(seccompMode: field("Seccomp"), noNewPrivs: field("NoNewPrivs"),
-                                 writableExecutableMappings: wx, mappingCount: count)
+                                 writableExecutableMappings: wx, mappingCount: count,
+                                 anonymousExecutableMappings: anonymousX, capabilities: capabilities)
     }
 
-    /// Locked down as a worker must be: filter mode, no new privileges, no W+X mapping.
+    /// Locked down as a worker must be: filter mode, no new privileges, no capability in
+    /// any set, no W+X mapping and (before any JIT code exists) no anonymous executable one.
     public var isLockedDown: Bool {
         seccompMode == 2 && noNewPrivs == 1 && writableExecutableMappings.isEmpty && mappingCount > 0
+            && anonymousExecutableMappings.isEmpty && capabilitiesCleared
+    }
+
+    /// Every capability set read and empty.
+    public var capabilitiesCleared: Bool {
+        let sets = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"]
+        return sets.allSatisfy { capabilities[$0] == 0 }
+    }
+
+    /// `CapEff 0 CapPrm 0 ...` for reports.
+    public var capabilitySummary: String {
+        ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].map { "\($0) \(String(capabilities[$0] ?? 0xFFFF, radix: 16))" }.joined(separator: " ")
     }
 
     static func readText(_ path: String) -> String? {

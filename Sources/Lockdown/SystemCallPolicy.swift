@@ -10,7 +10,7 @@ import Glibc
 /// rationale is in `POLICY.md` next to this file.
 public struct SystemCallPolicy: Sendable {
     /// Bumped whenever the worker policy changes (the `lockdown` message carries it).
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
 
     public enum Action: Equatable, Sendable {
         case allow
@@ -24,6 +24,11 @@ public struct SystemCallPolicy: Sendable {
     public struct Condition: Equatable, Sendable {
         public enum Test: Equatable, Sendable {
             case equal(UInt64)
+            case notEqual(UInt64)
+            /// Unsigned 64-bit `argument < value`.
+            case less(UInt64)
+            /// Unsigned 64-bit `argument >= value`.
+            case greaterOrEqual(UInt64)
             /// `(argument & mask) == value`
             case maskedEqual(mask: UInt64, value: UInt64)
         }
@@ -39,7 +44,23 @@ public struct SystemCallPolicy: Sendable {
             let a = Int(argument) < arguments.count ? arguments[Int(argument)] : 0
             switch test {
             case .equal(let v): return a == v
+            case .notEqual(let v): return a != v
+            case .less(let v): return a < v
+            case .greaterOrEqual(let v): return a >= v
             case .maskedEqual(let mask, let v): return a & mask == v
+            }
+        }
+
+        /// The condition as `jsrun --lockdown-policy` prints it (and `policy-probe.c` parses it).
+        public var text: String {
+            let a = "arg\(argument)"
+            func hex(_ v: UInt64) -> String { "0x" + String(v, radix: 16) }
+            switch test {
+            case .equal(let v): return "\(a) == \(hex(v))"
+            case .notEqual(let v): return "\(a) != \(hex(v))"
+            case .less(let v): return "\(a) < \(hex(v))"
+            case .greaterOrEqual(let v): return "\(a) >= \(hex(v))"
+            case .maskedEqual(let m, let v): return "\(a) & \(hex(m)) == \(hex(v))"
             }
         }
     }
@@ -91,19 +112,24 @@ public enum WorkerDescriptors {
 }
 
 extension SystemCallPolicy {
-    /// The policy of a script worker: it talks only over inherited descriptors.
+    /// The policy of a script worker: it talks only over inherited descriptors, maps only
+    /// private anonymous memory, and may make memory executable only inside `executable`
+    /// (the JIT's code pool, reserved before lockdown; nil: never).
     ///
     /// - `pid`: the worker's own pid (signals may only go to its own thread group).
-    public static func worker(pid: Int32) -> SystemCallPolicy {
+    public static func worker(pid: Int32, executable: ExecutableRegion? = nil) -> SystemCallPolicy {
         let socket = UInt64(WorkerDescriptors.socket)
         let report = UInt64(WorkerDescriptors.report)
         func fd(_ n: UInt64) -> [Condition] { [Condition(argument: 0, .equal(n))] }
+        /// An `int` argument: the kernel reads the low 32 bits only.
+        func int32(_ argument: UInt32, _ value: UInt64, ignoring bits: UInt64 = 0) -> Condition {
+            Condition(argument: argument, .maskedEqual(mask: 0xFFFF_FFFF & ~bits, value: value))
+        }
         let write = UInt64(PROT_WRITE), exec = UInt64(PROT_EXEC)
         let wx = write | exec
         var rules: [Rule] = []
         // MARK: - Inherited descriptors
         rules.append(Rule("read", when: fd(socket), reason: "messages from the supervisor"))
-        rules.append(Rule("read", when: fd(0), reason: "stdin (inherited)"))
         for n in [1, 2, socket, report] as [UInt64] {
             rules.append(Rule("write", when: fd(n), reason: "stdout, stderr, the socket, the violation report"))
         }
@@ -111,18 +137,52 @@ extension SystemCallPolicy {
             rules.append(Rule("writev", when: fd(n), reason: "libc and Swift runtime fatal-error messages"))
         }
         // MARK: - Memory
-        rules.append(Rule("mmap", when: [Condition(argument: 2, .maskedEqual(mask: exec, value: 0))],
-                          reason: "malloc and the heap; never PROT_EXEC"))
-        for prot in [0, write, exec] as [UInt64] {
+        // Private anonymous memory only: no MAP_SHARED (a shared mapping aliased by mremap
+        // would give a writable and an executable view of the same pages), no file mappings.
+        let privateAnonymous = UInt64(MAP_PRIVATE | MAP_ANONYMOUS)
+        let mapType = UInt64(MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS) // MAP_SHARED_VALIDATE = 3 included
+        rules.append(Rule("mmap", when: [Condition(argument: 2, .maskedEqual(mask: exec, value: 0)),
+                                         Condition(argument: 3, .maskedEqual(mask: mapType, value: privateAnonymous))],
+                          reason: "malloc and the heap: private anonymous memory, never PROT_EXEC"))
+        for prot in [0, write] as [UInt64] {
             rules.append(Rule("mprotect", when: [Condition(argument: 2, .maskedEqual(mask: wx, value: prot))],
-                              reason: "W^X flips (RW <-> RX), guard pages; never PROT_WRITE|PROT_EXEC"))
+                              reason: "guard pages, RX -> RW flips, read-only data; never PROT_EXEC here"))
+        }
+        if let region = executable {
+            // addr in [base, base + span) and len < span: the pages changed lie inside the
+            // reservation [base, base + 2 * span), whatever the arguments.
+            let window = ~(region.span - 1)
+            rules.append(Rule("mprotect", when: [Condition(argument: 0, .maskedEqual(mask: window, value: region.base)),
+                                                 Condition(argument: 1, .maskedEqual(mask: window, value: 0)),
+                                                 Condition(argument: 2, .maskedEqual(mask: wx, value: exec))],
+                              reason: "RW -> RX flips of JIT code, only inside the JIT's reserved pool; never PROT_WRITE|PROT_EXEC"))
         }
         rules.append(Rule("munmap", reason: "freeing memory"))
-        rules.append(Rule("mremap", reason: "realloc of large blocks (keeps protections)"))
-        rules.append(Rule("madvise", reason: "malloc returning memory"))
+        // mremap: no alias (old_size 0 duplicates a shared mapping), no MREMAP_FIXED or
+        // MREMAP_DONTUNMAP (both place or keep a second copy), and never pages of the
+        // executable reservation (moving JIT code out of it).
+        let remap: [Condition] = [Condition(argument: 1, .notEqual(0)),
+                                  Condition(argument: 3, .maskedEqual(mask: ~UInt64(LinuxABI.MREMAP_MAYMOVE), value: 0))]
+        if let region = executable {
+            rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .less(region.base))],
+                              reason: "realloc of large blocks below the JIT pool: move or resize, no alias, no fixed address"))
+            rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .greaterOrEqual(region.end))],
+                              reason: "realloc of large blocks above the JIT pool: move or resize, no alias, no fixed address"))
+        } else {
+            rules.append(Rule("mremap", when: remap, reason: "realloc of large blocks: move or resize, no alias, no fixed address"))
+        }
+        for (advice, name) in [(MADV_DONTNEED, "MADV_DONTNEED"), (MADV_FREE, "MADV_FREE")] {
+            rules.append(Rule("madvise", when: [int32(2, UInt64(advice))], reason: "returning free pages (\(name))"))
+        }
         rules.append(Rule("brk", reason: "malloc's main arena"))
         // MARK: - Threads, time, randomness
-        rules.append(Rule("futex", reason: "locks in libc and the Swift runtime"))
+        // Private wait and wake only (optionally with a CLOCK_REALTIME timeout): no
+        // requeue, priority-inheritance, FUTEX_FD or shared-memory futexes.
+        let privateFlag = UInt64(LinuxABI.FUTEX_PRIVATE_FLAG), realtime = UInt64(LinuxABI.FUTEX_CLOCK_REALTIME)
+        for (op, name) in [(LinuxABI.FUTEX_WAIT, "WAIT"), (LinuxABI.FUTEX_WAKE, "WAKE"), (LinuxABI.FUTEX_WAIT_BITSET, "WAIT_BITSET"), (LinuxABI.FUTEX_WAKE_BITSET, "WAKE_BITSET")] {
+            rules.append(Rule("futex", when: [int32(1, UInt64(op) | privateFlag, ignoring: realtime)],
+                              reason: "locks in libc and the Swift runtime (FUTEX_\(name)_PRIVATE)"))
+        }
         rules.append(Rule("sched_yield", reason: "spin-lock back-off"))
         for name in ["clock_gettime", "clock_getres", "gettimeofday", "time"] {
             rules.append(Rule(name, reason: "clocks (vDSO fallbacks)"))
@@ -147,4 +207,17 @@ extension SystemCallPolicy {
                           reason: "the same from glibc before 2.33"))
         return SystemCallPolicy(rules: rules, defaultAction: .kill)
     }
+}
+
+/// Linux constants Swift's Glibc module does not export (`<linux/futex.h>`, `<linux/mman.h>`).
+enum LinuxABI {
+    static let FUTEX_WAIT: Int32 = 0
+    static let FUTEX_WAKE: Int32 = 1
+    static let FUTEX_WAIT_BITSET: Int32 = 9
+    static let FUTEX_WAKE_BITSET: Int32 = 10
+    static let FUTEX_PRIVATE_FLAG: Int32 = 128
+    static let FUTEX_CLOCK_REALTIME: Int32 = 256
+    static let MREMAP_MAYMOVE: Int32 = 1
+    static let MREMAP_FIXED: Int32 = 2
+    static let MREMAP_DONTUNMAP: Int32 = 4
 }

@@ -31,6 +31,12 @@ long sable_raw_syscall_i386(long nr, long a0, long a1, long a2);
 int sable_set_no_new_privs(void);
 int sable_get_no_new_privs(void);
 int sable_set_parent_death_signal(int signal);
+/// Drops every capability before lockdown: the ambient set, the bounding set (where
+/// CAP_SETPCAP allows; an unprivileged process has nothing to drop there), and the
+/// effective, permitted and inheritable sets. Returns 0 or -errno.
+int sable_drop_capabilities(void);
+/// 1 if the effective, permitted and inheritable sets are empty, 0 if not, -errno.
+int sable_capabilities_cleared(void);
 
 /// Supervisor side: installs handlers for `signals` that write the signal number (one
 /// byte) to a non-blocking self-pipe; returns the pipe's read end, or -errno.
@@ -55,6 +61,10 @@ int sable_thread_count(void);
 
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK) (not visible to Swift without _GNU_SOURCE).
 int sable_pipe_cloexec_nonblock(int fds[2]);
+
+/// Makes freshly written code visible to instruction fetch (a no-op on x86_64; arm64
+/// cleans the data cache and invalidates the instruction cache over the range).
+void sable_flush_instruction_cache(void *start, unsigned long length);
 
 /// The number the handler repeats to die (not a system call on any Linux ABI).
 #define SABLE_DIE_SYSCALL 1023
