@@ -146,9 +146,11 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
     @Test func workerPolicyModel() {
         let p = SystemCallPolicy.worker(pid: 1234)
         let rwx = UInt64(PROT_READ | PROT_WRITE | PROT_EXEC)
-        #expect(p.decision(for: "mmap", arguments: [0, 4096, UInt64(PROT_READ | PROT_WRITE)]) == .allow)
-        #expect(p.decision(for: "mmap", arguments: [0, 4096, UInt64(PROT_READ | PROT_EXEC)]) == .kill)
-        #expect(p.decision(for: "mprotect", arguments: [0, 4096, UInt64(PROT_READ | PROT_EXEC)]) == .allow)
+        let anon = UInt64(MAP_PRIVATE | MAP_ANONYMOUS)
+        #expect(p.decision(for: "mmap", arguments: [0, 4096, UInt64(PROT_READ | PROT_WRITE), anon]) == .allow)
+        #expect(p.decision(for: "mmap", arguments: [0, 4096, UInt64(PROT_READ | PROT_EXEC), anon]) == .kill)
+        // Without an executable region (no JIT pool), nothing may become executable.
+        #expect(p.decision(for: "mprotect", arguments: [0, 4096, UInt64(PROT_READ | PROT_EXEC)]) == .kill)
         #expect(p.decision(for: "mprotect", arguments: [0, 4096, rwx]) == .kill)
         #expect(p.decision(for: "tgkill", arguments: [1234, 1234, 6]) == .allow)
         #expect(p.decision(for: "tgkill", arguments: [1, 1, 9]) == .kill)
