@@ -29,6 +29,9 @@ let package = Package(
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
         .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRegExp", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),
+        // Layer: machine code. Raw instruction encoders per architecture, labels and jumps,
+        // the MacroAssembler the JIT is written against. Knows nothing of JS values.
+        .target(name: "JSAssembler", swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "JSRegExpTests", dependencies: ["JSRegExp", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime", "JSBytecode"], swiftSettings: strict),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
+        .testTarget(name: "JSAssemblerTests", dependencies: ["JSAssembler"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),
