@@ -22,7 +22,7 @@ let package = Package(
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
         .target(name: "JSSyntax", swiftSettings: strict),
         // Layer: bytecode. The opcode table, code blocks, disassembler; AST -> bytecode.
-        .target(name: "JSBytecode", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .target(name: "JSBytecode", dependencies: ["JSSyntax"], exclude: ["Opcodes.def"], swiftSettings: strict),
         .target(name: "JSBytecompiler", dependencies: ["JSSyntax", "JSBytecode"], swiftSettings: strict),
         // Layer: runtime. The regular-expression matcher (bytecode + backtracking VM).
         .target(name: "JSRegExp", dependencies: ["JSSyntax"], swiftSettings: strict),
@@ -32,6 +32,8 @@ let package = Package(
         // Layer: machine code. Raw instruction encoders per architecture, labels and jumps,
         // the MacroAssembler the JIT is written against. Knows nothing of JS values.
         .target(name: "JSAssembler", swiftSettings: strict),
+        // Layer: JIT. Executable memory (W^X), the baseline compiler, runtime stubs.
+        .target(name: "JSJIT", dependencies: ["JSAssembler", "CSableSupport"], swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
@@ -58,7 +60,9 @@ let package = Package(
         .testTarget(name: "JSRegExpTests", dependencies: ["JSRegExp", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime", "JSBytecode"], swiftSettings: strict),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
-        .testTarget(name: "JSAssemblerTests", dependencies: ["JSAssembler"], swiftSettings: strict),
+        .testTarget(name: "JSBytecodeTests", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler"], swiftSettings: strict),
+        .testTarget(name: "JSJITTests", dependencies: ["JSJIT", "JSAssembler"], swiftSettings: strict),
+        .testTarget(name: "JSAssemblerTests", dependencies: ["JSAssembler"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.
         .systemLibrary(name: "CSeccomp", providers: [.apt(["libseccomp-dev"])]),

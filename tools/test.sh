@@ -8,6 +8,9 @@ ROOT="$(pwd)"
 tools/deps.sh
 TEST262="${TEST262:-$ROOT/../shared/test262}"
 
+echo "== opcode table: Opcode+Generated.swift matches Opcodes.def"
+python3 tools/gen-opcodes.py --check
+
 echo "== build (release)"
 swift build -c release
 

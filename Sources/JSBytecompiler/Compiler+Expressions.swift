@@ -431,7 +431,7 @@ extension FunctionCompiler {
         switch property {
         case .privateName: emit(.getPrivate, dst, o, k)
         case .name(let n): emit(.getProp, dst, o, atom(n), newIC())
-        default: emit(.getElem, dst, o, k, newIC())
+        default: emit(.getElem, dst, o, k)
         }
     }
 
@@ -440,7 +440,7 @@ extension FunctionCompiler {
         switch property {
         case .privateName: emit(.setPrivate, o, k, v)
         case .name(let n): emit(code.isStrict ? .setPropStrict : .setProp, o, atom(n), v, newIC())
-        default: emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+        default: emit(code.isStrict ? .setElemStrict : .setElem, o, k, v)
         }
     }
 
@@ -631,7 +631,7 @@ extension FunctionCompiler {
                 // A read converts the key itself, after checking the base (GetValue).
                 let m = nextRegister
                 let kr = try expression(k, into: nil)
-                emit(.getElem, r, o, kr, newIC())
+                emit(.getElem, r, o, kr)
                 nextRegister = m
             default:
                 let m = nextRegister
@@ -940,7 +940,7 @@ extension FunctionCompiler {
             }
             let v = try value(self)
             mark(t.span.start)
-            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v, newIC())
+            emit(code.isStrict ? .setElemStrict : .setElem, o, k, v)
             if let d = dst, d != v { emit(.mov, d, v); return d }
             return v
         default:
@@ -1006,7 +1006,7 @@ extension FunctionCompiler {
                 let k = try propertyKeyRegister(prop.key)
                 if rest != nil { emit(.toPropertyKey, keys + i, k) }
                 let r = temp()
-                emit(.getElem, r, v, k, newIC())
+                emit(.getElem, r, v, k)
                 try bindPattern(prop.value, valueRegister: r, initialize: initialize)
                 nextRegister = m
             }

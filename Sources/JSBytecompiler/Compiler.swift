@@ -158,13 +158,16 @@ final class FunctionCompiler {
 
     @inline(__always) var pc: Int { words.count }
 
+    /// Appends `op` and its operands; the count must match the opcode table (`Opcodes.def`).
     func emit(_ op: Opcode, _ operands: Int...) {
+        precondition(operands.count == op.operands.count, "\(op) takes \(op.operands.count) operands, not \(operands.count)")
         words.append(Int32(op.rawValue))
         for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
     }
 
     /// Emits a jump-carrying instruction; returns its start for `patch`.
     func emitJump(_ op: Opcode, _ operands: Int...) -> Int {
+        precondition(operands.count + 1 == op.operands.count && op.operands.last == .jump, "\(op): operands do not match the opcode table")
         let start = pc
         words.append(Int32(op.rawValue))
         for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
@@ -185,6 +188,7 @@ final class FunctionCompiler {
     }
 
     func emitJump(_ op: Opcode, operands: [Int]) -> Int {
+        precondition(operands.count + 1 == op.operands.count && op.operands.last == .jump, "\(op): operands do not match the opcode table")
         let start = pc
         words.append(Int32(op.rawValue))
         for o in operands { words.append(Int32(truncatingIfNeeded: o)) }
@@ -193,6 +197,7 @@ final class FunctionCompiler {
     }
 
     func emitJumpBack(_ op: Opcode, to target: Int, operands: [Int]) {
+        precondition(operands.count + 1 == op.operands.count && op.operands.last == .jump, "\(op): operands do not match the opcode table")
         let start = pc
         words.append(Int32(op.rawValue))
         for o in operands { words.append(Int32(truncatingIfNeeded: o)) }

@@ -109,290 +109,339 @@ extension Runtime {
             #endif
             switch opcode {
             case .mov:
-                r[Int(ins[pc + 1])] = r[Int(ins[pc + 2])]
-                pc += 3
+                let op = Op.DstSrc(ins, pc)
+                r[op.dst] = r[op.src]
+                pc += Op.DstSrc.length
             case .loadConst:
-                let c = data.constants[Int(ins[pc + 2])]
-                r[Int(ins[pc + 1])] = c.isEmpty ? try constantValue(data, Int(ins[pc + 2])) : c
-                pc += 3
+                let op = Op.LoadConst(ins, pc)
+                let c = data.constants[op.index]
+                r[op.dst] = c.isEmpty ? try constantValue(data, op.index) : c
+                pc += Op.LoadConst.length
             case .loadInt:
-                r[Int(ins[pc + 1])] = Value(int32: ins[pc + 2])
-                pc += 3
-            case .loadUndefined: r[Int(ins[pc + 1])] = .undefined; pc += 2
-            case .loadNull: r[Int(ins[pc + 1])] = .null; pc += 2
-            case .loadTrue: r[Int(ins[pc + 1])] = .true; pc += 2
-            case .loadFalse: r[Int(ins[pc + 1])] = .false; pc += 2
-            case .loadEmpty: r[Int(ins[pc + 1])] = .empty; pc += 2
+                let op = Op.LoadInt(ins, pc)
+                r[op.dst] = Value(int32: op.value)
+                pc += Op.LoadInt.length
+            case .loadUndefined: let op = Op.Dst(ins, pc); r[op.dst] = .undefined; pc += Op.Dst.length
+            case .loadNull: let op = Op.Dst(ins, pc); r[op.dst] = .null; pc += Op.Dst.length
+            case .loadTrue: let op = Op.Dst(ins, pc); r[op.dst] = .true; pc += Op.Dst.length
+            case .loadFalse: let op = Op.Dst(ins, pc); r[op.dst] = .false; pc += Op.Dst.length
+            case .loadEmpty: let op = Op.Dst(ins, pc); r[op.dst] = .empty; pc += Op.Dst.length
             case .loadThis:
+                let op = Op.Dst(ins, pc)
                 let t = boundThis(fp)
                 if t.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[Int(ins[pc + 1])] = t
-                pc += 2
-            case .loadNewTarget: r[Int(ins[pc + 1])] = fp.pointee.newTarget; pc += 2
-            case .loadCallee: r[Int(ins[pc + 1])] = fp.pointee.callee; pc += 2
+                r[op.dst] = t
+                pc += Op.Dst.length
+            case .loadNewTarget: let op = Op.Dst(ins, pc); r[op.dst] = fp.pointee.newTarget; pc += Op.Dst.length
+            case .loadCallee: let op = Op.Dst(ins, pc); r[op.dst] = fp.pointee.callee; pc += Op.Dst.length
 
             // MARK: Arithmetic
             case .add:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
                 if a.isInt32 && b.isInt32 {
                     let (s, o) = a.asInt32.addingReportingOverflow(b.asInt32)
-                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
+                    r[op.dst] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
                 } else if a.isNumber && b.isNumber {
-                    r[Int(ins[pc + 1])] = Value(a.asNumber + b.asNumber)
+                    r[op.dst] = Value(a.asNumber + b.asNumber)
                 } else {
-                    r[Int(ins[pc + 1])] = try addSlow(a, b)
+                    r[op.dst] = try addSlow(a, b)
                 }
-                pc += 4
+                pc += Op.Binary.length
             case .sub:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
                 if a.isInt32 && b.isInt32 {
                     let (s, o) = a.asInt32.subtractingReportingOverflow(b.asInt32)
-                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
+                    r[op.dst] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
                 } else if a.isNumber && b.isNumber {
-                    r[Int(ins[pc + 1])] = Value(a.asNumber - b.asNumber)
+                    r[op.dst] = Value(a.asNumber - b.asNumber)
                 } else {
-                    r[Int(ins[pc + 1])] = Value(try toNumber(a) - toNumber(b))
+                    r[op.dst] = Value(try toNumber(a) - toNumber(b))
                 }
-                pc += 4
+                pc += Op.Binary.length
             case .mul:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
                 if a.isInt32 && b.isInt32 {
                     let (m, o) = a.asInt32.multipliedReportingOverflow(by: b.asInt32)
-                    if !o && m != 0 { r[Int(ins[pc + 1])] = Value(int32: m) } else { r[Int(ins[pc + 1])] = Value(Double(a.asInt32) * Double(b.asInt32)) }
+                    if !o && m != 0 { r[op.dst] = Value(int32: m) } else { r[op.dst] = Value(Double(a.asInt32) * Double(b.asInt32)) }
                 } else if a.isNumber && b.isNumber {
-                    r[Int(ins[pc + 1])] = Value(a.asNumber * b.asNumber)
+                    r[op.dst] = Value(a.asNumber * b.asNumber)
                 } else {
-                    r[Int(ins[pc + 1])] = Value(try toNumber(a) * toNumber(b))
+                    r[op.dst] = Value(try toNumber(a) * toNumber(b))
                 }
-                pc += 4
+                pc += Op.Binary.length
             case .div:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
-                r[Int(ins[pc + 1])] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : Value(try toNumber(a) / toNumber(b))
-                pc += 4
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
+                r[op.dst] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : Value(try toNumber(a) / toNumber(b))
+                pc += Op.Binary.length
             case .mod:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
                 if a.isInt32 && b.isInt32 && a.asInt32 >= 0 && b.asInt32 > 0 {
-                    r[Int(ins[pc + 1])] = Value(int32: a.asInt32 % b.asInt32)
+                    r[op.dst] = Value(int32: a.asInt32 % b.asInt32)
                 } else {
                     let x = try toNumber(a), y = try toNumber(b)
-                    r[Int(ins[pc + 1])] = Value(jsRemainder(x, y))
+                    r[op.dst] = Value(jsRemainder(x, y))
                 }
-                pc += 4
+                pc += Op.Binary.length
             case .exp:
-                let x = try toNumber(r[Int(ins[pc + 2])]), y = try toNumber(r[Int(ins[pc + 3])])
-                r[Int(ins[pc + 1])] = Value(jsPow(x, y))
-                pc += 4
+                let op = Op.Binary(ins, pc)
+                let x = try toNumber(r[op.a]), y = try toNumber(r[op.b])
+                r[op.dst] = Value(jsPow(x, y))
+                pc += Op.Binary.length
             case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
-                let a = r[Int(ins[pc + 2])], b = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
                 let x = a.isInt32 ? a.asInt32 : try toInt32(a)
                 let y = b.isInt32 ? b.asInt32 : try toInt32(b)
                 switch opcode {
-                case .bitAnd: r[Int(ins[pc + 1])] = Value(int32: x & y)
-                case .bitOr: r[Int(ins[pc + 1])] = Value(int32: x | y)
-                case .bitXor: r[Int(ins[pc + 1])] = Value(int32: x ^ y)
-                case .shl: r[Int(ins[pc + 1])] = Value(int32: x << (y & 31))
-                case .sar: r[Int(ins[pc + 1])] = Value(int32: x >> (y & 31))
-                default: r[Int(ins[pc + 1])] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
+                case .bitAnd: r[op.dst] = Value(int32: x & y)
+                case .bitOr: r[op.dst] = Value(int32: x | y)
+                case .bitXor: r[op.dst] = Value(int32: x ^ y)
+                case .shl: r[op.dst] = Value(int32: x << (y & 31))
+                case .sar: r[op.dst] = Value(int32: x >> (y & 31))
+                default: r[op.dst] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
                 }
-                pc += 4
+                pc += Op.Binary.length
 
             // MARK: Comparison
-            case .eq: r[Int(ins[pc + 1])] = Value(try looseEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
-            case .ne: r[Int(ins[pc + 1])] = Value(!(try looseEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))); pc += 4
-            case .strictEq: r[Int(ins[pc + 1])] = Value(strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
-            case .strictNe: r[Int(ins[pc + 1])] = Value(!strictEquals(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
+            case .eq: let op = Op.Binary(ins, pc); r[op.dst] = Value(try looseEquals(r[op.a], r[op.b])); pc += Op.Binary.length
+            case .ne: let op = Op.Binary(ins, pc); r[op.dst] = Value(!(try looseEquals(r[op.a], r[op.b]))); pc += Op.Binary.length
+            case .strictEq: let op = Op.Binary(ins, pc); r[op.dst] = Value(strictEquals(r[op.a], r[op.b])); pc += Op.Binary.length
+            case .strictNe: let op = Op.Binary(ins, pc); r[op.dst] = Value(!strictEquals(r[op.a], r[op.b])); pc += Op.Binary.length
             case .lt, .le, .gt, .ge:
-                r[Int(ins[pc + 1])] = Value(try relational(opcode, r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))
-                pc += 4
-            case .instanceOf: r[Int(ins[pc + 1])] = Value(try instanceOf(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])); pc += 4
+                let op = Op.Binary(ins, pc)
+                r[op.dst] = Value(try relational(opcode, r[op.a], r[op.b]))
+                pc += Op.Binary.length
+            case .instanceOf: let op = Op.Binary(ins, pc); r[op.dst] = Value(try instanceOf(r[op.a], r[op.b])); pc += Op.Binary.length
             case .in:
-                let o = r[Int(ins[pc + 3])]
+                let op = Op.Binary(ins, pc)
+                let o = r[op.b]
                 if !isObject(o) { throw try typeError("Cannot use 'in' operator to search for a key in \(try describeForError(o))") }
-                r[Int(ins[pc + 1])] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[Int(ins[pc + 2])])))
-                pc += 4
+                r[op.dst] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[op.a])))
+                pc += Op.Binary.length
 
             // MARK: Unary
             case .neg:
-                let a = r[Int(ins[pc + 2])]
-                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[Int(ins[pc + 1])] = Value(int32: -a.asInt32) }
-                else { r[Int(ins[pc + 1])] = Value(-(try toNumber(a))) }
-                pc += 3
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
+                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[op.dst] = Value(int32: -a.asInt32) }
+                else { r[op.dst] = Value(-(try toNumber(a))) }
+                pc += Op.DstSrc.length
             case .plus, .toNumeric:
-                let a = r[Int(ins[pc + 2])]
-                r[Int(ins[pc + 1])] = a.isNumber ? a : Value(try toNumber(a))
-                pc += 3
-            case .not: r[Int(ins[pc + 1])] = Value(!toBoolean(r[Int(ins[pc + 2])])); pc += 3
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
+                r[op.dst] = a.isNumber ? a : Value(try toNumber(a))
+                pc += Op.DstSrc.length
+            case .not: let op = Op.DstSrc(ins, pc); r[op.dst] = Value(!toBoolean(r[op.src])); pc += Op.DstSrc.length
             case .bitNot:
-                let a = r[Int(ins[pc + 2])]
-                r[Int(ins[pc + 1])] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
-                pc += 3
-            case .typeOf: r[Int(ins[pc + 1])] = try typeOf(r[Int(ins[pc + 2])]); pc += 3
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
+                r[op.dst] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
+                pc += Op.DstSrc.length
+            case .typeOf: let op = Op.DstSrc(ins, pc); r[op.dst] = try typeOf(r[op.src]); pc += Op.DstSrc.length
             case .inc, .dec:
-                let a = r[Int(ins[pc + 2])]
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
                 let d: Int32 = opcode == .inc ? 1 : -1
-                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[Int(ins[pc + 1])] = Value(int32: s) }
-                else { r[Int(ins[pc + 1])] = Value(try toNumber(a) + Double(d)) }
-                pc += 3
+                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[op.dst] = Value(int32: s) }
+                else { r[op.dst] = Value(try toNumber(a) + Double(d)) }
+                pc += Op.DstSrc.length
             case .toPropertyKey:
-                let a = r[Int(ins[pc + 2])]
-                r[Int(ins[pc + 1])] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
-                if !isString(r[Int(ins[pc + 1])]) && !isSymbol(r[Int(ins[pc + 1])]) && !r[Int(ins[pc + 1])].isNumber { r[Int(ins[pc + 1])] = try toString(r[Int(ins[pc + 1])]) }
-                pc += 3
-            case .toString: r[Int(ins[pc + 1])] = try toString(r[Int(ins[pc + 2])]); pc += 3
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
+                r[op.dst] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
+                if !isString(r[op.dst]) && !isSymbol(r[op.dst]) && !r[op.dst].isNumber { r[op.dst] = try toString(r[op.dst]) }
+                pc += Op.DstSrc.length
+            case .toString: let op = Op.DstSrc(ins, pc); r[op.dst] = try toString(r[op.src]); pc += Op.DstSrc.length
             case .toObject:
-                let a = r[Int(ins[pc + 2])]
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
                 if a.isNullish { throw try typeError("Cannot destructure '\(try describeForError(a))' as it is \(a.isNull ? "null" : "undefined").") }
-                r[Int(ins[pc + 1])] = a
-                pc += 3
+                r[op.dst] = a
+                pc += Op.DstSrc.length
 
             // MARK: Jumps
             case .jmp:
-                pc += Int(ins[pc + 1])
+                let op = Op.Jmp(ins, pc)
+                pc += op.offset
             case .jumpIfTrue:
-                pc += toBoolean(r[Int(ins[pc + 1])]) ? Int(ins[pc + 2]) : 3
+                let op = Op.CondJump(ins, pc)
+                pc += toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
             case .jumpIfFalse:
-                pc += toBoolean(r[Int(ins[pc + 1])]) ? 3 : Int(ins[pc + 2])
+                let op = Op.CondJump(ins, pc)
+                pc += toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
             case .jumpIfNullish:
-                pc += r[Int(ins[pc + 1])].isNullish ? Int(ins[pc + 2]) : 3
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isNullish ? op.offset : Op.CondJump.length
             case .jumpIfNotNullish:
-                pc += r[Int(ins[pc + 1])].isNullish ? 3 : Int(ins[pc + 2])
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isNullish ? Op.CondJump.length : op.offset
             case .jumpIfUndefined:
-                pc += r[Int(ins[pc + 1])].isUndefined ? Int(ins[pc + 2]) : 3
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isUndefined ? op.offset : Op.CondJump.length
             case .jumpIfNotUndefined:
-                pc += r[Int(ins[pc + 1])].isUndefined ? 3 : Int(ins[pc + 2])
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isUndefined ? Op.CondJump.length : op.offset
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
+                let op = Op.CompareJump(ins, pc)
                 let (base, negated) = opcode.relationalJump
-                let result = try relational(base, r[Int(ins[pc + 1])], r[Int(ins[pc + 2])])
-                pc += result != negated ? Int(ins[pc + 3]) : 4
+                let result = try relational(base, r[op.a], r[op.b])
+                pc += result != negated ? op.offset : Op.CompareJump.length
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
+                let op = Op.CompareImmJump(ins, pc)
                 let (base, negated) = opcode.relationalJump
-                let result = try relational(base, r[Int(ins[pc + 1])], Value(int32: ins[pc + 2]))
-                pc += result != negated ? Int(ins[pc + 3]) : 4
+                let result = try relational(base, r[op.a], Value(int32: op.imm))
+                pc += result != negated ? op.offset : Op.CompareImmJump.length
             case .jumpIfStrictEq:
-                pc += strictEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? Int(ins[pc + 3]) : 4
+                let op = Op.CompareJump(ins, pc)
+                pc += strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
             case .jumpIfStrictNotEq:
-                pc += strictEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? 4 : Int(ins[pc + 3])
+                let op = Op.CompareJump(ins, pc)
+                pc += strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
             case .jumpIfEq:
-                pc += try looseEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? Int(ins[pc + 3]) : 4
+                let op = Op.CompareJump(ins, pc)
+                pc += try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
             case .jumpIfNotEq:
-                pc += try looseEquals(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])]) ? 4 : Int(ins[pc + 3])
+                let op = Op.CompareJump(ins, pc)
+                pc += try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
             case .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
+                let op = Op.CompareImmJump(ins, pc)
                 // An int32 immediate equals an int32 of that value or a double equal to it.
-                let a = r[Int(ins[pc + 1])]
-                let y = ins[pc + 2]
+                let a = r[op.a]
+                let y = op.imm
                 var equal = a.isInt32 ? a.asInt32 == y : (a.isDouble && a.asDouble == Double(y))
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
-                pc += equal ? Int(ins[pc + 3]) : 4
+                pc += equal ? op.offset : Op.CompareImmJump.length
             case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
-                let a = r[Int(ins[pc + 1])]
-                var c = data.constants[Int(ins[pc + 2])]
-                if c.isEmpty { c = try constantValue(data, Int(ins[pc + 2])) }
+                let op = Op.ConstJump(ins, pc)
+                let a = r[op.a]
+                var c = data.constants[op.constant]
+                if c.isEmpty { c = try constantValue(data, op.constant) }
                 // String constants are atoms: the same atom, or a string of other contents.
                 var equal = a.bits == c.bits || (a.isCell && strictEquals(a, c))
                 if opcode == .jumpIfStrictNotEqConst { equal = !equal }
-                pc += equal ? Int(ins[pc + 3]) : 4
+                pc += equal ? op.offset : Op.ConstJump.length
             case .jumpIfNull:
-                pc += r[Int(ins[pc + 1])].isNull ? Int(ins[pc + 2]) : 3
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isNull ? op.offset : Op.CondJump.length
             case .jumpIfNotNull:
-                pc += r[Int(ins[pc + 1])].isNull ? 3 : Int(ins[pc + 2])
+                let op = Op.CondJump(ins, pc)
+                pc += r[op.value].isNull ? Op.CondJump.length : op.offset
             case .addImm:
-                let a = r[Int(ins[pc + 2])]
-                let y = ins[pc + 3]
+                let op = Op.ArithImm(ins, pc)
+                let a = r[op.src]
+                let y = op.imm
                 if a.isInt32 {
                     let (s, o) = a.asInt32.addingReportingOverflow(y)
-                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) + Double(y)) : Value(int32: s)
+                    r[op.dst] = o ? Value(Double(a.asInt32) + Double(y)) : Value(int32: s)
                 } else if a.isNumber {
-                    r[Int(ins[pc + 1])] = Value(a.asDouble + Double(y))
+                    r[op.dst] = Value(a.asDouble + Double(y))
                 } else {
-                    r[Int(ins[pc + 1])] = try addSlow(a, Value(int32: y))
+                    r[op.dst] = try addSlow(a, Value(int32: y))
                 }
-                pc += 4
+                pc += Op.ArithImm.length
             case .subImm:
-                let a = r[Int(ins[pc + 2])]
-                let y = ins[pc + 3]
+                let op = Op.ArithImm(ins, pc)
+                let a = r[op.src]
+                let y = op.imm
                 if a.isInt32 {
                     let (s, o) = a.asInt32.subtractingReportingOverflow(y)
-                    r[Int(ins[pc + 1])] = o ? Value(Double(a.asInt32) - Double(y)) : Value(int32: s)
+                    r[op.dst] = o ? Value(Double(a.asInt32) - Double(y)) : Value(int32: s)
                 } else if a.isNumber {
-                    r[Int(ins[pc + 1])] = Value(a.asDouble - Double(y))
+                    r[op.dst] = Value(a.asDouble - Double(y))
                 } else {
-                    r[Int(ins[pc + 1])] = Value(try toNumber(a) - Double(y))
+                    r[op.dst] = Value(try toNumber(a) - Double(y))
                 }
-                pc += 4
-            case .loopHint:
-                pc += 2
+                pc += Op.ArithImm.length
 
             // MARK: Globals
             case .getGlobal:
-                let cache = data.caches + Int(ins[pc + 3])
+                let op = Op.GetGlobal(ins, pc)
+                let cache = data.caches + op.cache
                 unowned(unsafe) let realm = self.realm!
                 let g = realm.global!
                 if cache.pointee.holder == nil && cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
-                    r[Int(ins[pc + 1])] = g.slot(Int(cache.pointee.slot))
+                    r[op.dst] = g.slot(Int(cache.pointee.slot))
                 } else {
-                    r[Int(ins[pc + 1])] = try getGlobal(fp.pointee.data, Int(ins[pc + 2]), cache: cache)
+                    r[op.dst] = try getGlobal(fp.pointee.data, op.name, cache: cache)
                 }
-                pc += 4
+                pc += Op.GetGlobal.length
             case .setGlobal, .setGlobalStrict:
-                try setGlobal(fp.pointee.data, Int(ins[pc + 1]), r[Int(ins[pc + 2])], strict: opcode == .setGlobalStrict, cache: data.caches + Int(ins[pc + 3]))
-                pc += 4
+                let op = Op.SetGlobal(ins, pc)
+                try setGlobal(fp.pointee.data, op.name, r[op.value], strict: opcode == .setGlobalStrict, cache: data.caches + op.cache)
+                pc += Op.SetGlobal.length
             case .typeOfGlobal:
-                let a = try atom(data, Int(ins[pc + 2]))
-                if let v = try lookupGlobal(a) { r[Int(ins[pc + 1])] = try typeOf(v) } else { r[Int(ins[pc + 1])] = Value(cell: atom(static: "undefined")) }
-                pc += 3
+                let op = Op.DstName(ins, pc)
+                let a = try atom(data, op.name)
+                if let v = try lookupGlobal(a) { r[op.dst] = try typeOf(v) } else { r[op.dst] = Value(cell: atom(static: "undefined")) }
+                pc += Op.DstName.length
             case .declareGlobalVar:
-                try declareGlobalVar(try atom(data, Int(ins[pc + 1])), isFunction: Int(ins[pc + 2]) != 0)
-                pc += 3
+                let op = Op.NameFlag(ins, pc)
+                try declareGlobalVar(try atom(data, op.name), isFunction: Int(op.flag) != 0)
+                pc += Op.NameFlag.length
             case .declareGlobalFunction:
-                try declareGlobalFunction(try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])])
-                pc += 3
+                let op = Op.NameValue(ins, pc)
+                try declareGlobalFunction(try atom(data, op.name), r[op.value])
+                pc += Op.NameValue.length
             case .declareGlobalLexical:
-                try declareGlobalLexical(try atom(data, Int(ins[pc + 1])), isConst: Int(ins[pc + 2]) == 1)
-                pc += 3
+                let op = Op.NameFlag(ins, pc)
+                try declareGlobalLexical(try atom(data, op.name), isConst: Int(op.flag) == 1)
+                pc += Op.NameFlag.length
             case .initGlobalLexical:
-                let a = try atom(data, Int(ins[pc + 1]))
-                if let i = realm.lexicalIndex[a] { realm.lexicalValues[i] = r[Int(ins[pc + 2])] }
-                pc += 3
+                let op = Op.NameValue(ins, pc)
+                let a = try atom(data, op.name)
+                if let i = realm.lexicalIndex[a] { realm.lexicalValues[i] = r[op.value] }
+                pc += Op.NameValue.length
 
             // MARK: Scopes
             case .getScope:
+                let op = Op.GetScope(ins, pc)
                 var e = fp.pointee.env!
-                for _ in 0..<Int(ins[pc + 2]) { e = Environment(e).parent! }
-                r[Int(ins[pc + 1])] = Environment(e).slots[Int(ins[pc + 3])]
-                pc += 4
+                for _ in 0..<Int(op.depth) { e = Environment(e).parent! }
+                r[op.dst] = Environment(e).slots[Int(op.slot)]
+                pc += Op.GetScope.length
             case .getScopeChecked:
+                let op = Op.GetScopeChecked(ins, pc)
                 var e = fp.pointee.env!
-                for _ in 0..<Int(ins[pc + 2]) { e = Environment(e).parent! }
-                let v = Environment(e).slots[Int(ins[pc + 3])]
-                if v.isEmpty { throw try tdzError(data, Int(ins[pc + 4])) }
-                r[Int(ins[pc + 1])] = v
-                pc += 5
+                for _ in 0..<Int(op.depth) { e = Environment(e).parent! }
+                let v = Environment(e).slots[Int(op.slot)]
+                if v.isEmpty { throw try tdzError(data, op.name) }
+                r[op.dst] = v
+                pc += Op.GetScopeChecked.length
             case .setScope, .initScope:
+                let op = Op.SetScope(ins, pc)
                 var e = fp.pointee.env!
-                for _ in 0..<Int(ins[pc + 1]) { e = Environment(e).parent! }
-                Environment(e).slots[Int(ins[pc + 2])] = r[Int(ins[pc + 3])]
-                pc += 4
+                for _ in 0..<Int(op.depth) { e = Environment(e).parent! }
+                Environment(e).slots[Int(op.slot)] = r[op.value]
+                pc += Op.SetScope.length
             case .setScopeChecked:
+                let op = Op.SetScopeChecked(ins, pc)
                 var e = fp.pointee.env!
-                for _ in 0..<Int(ins[pc + 1]) { e = Environment(e).parent! }
-                if Environment(e).slots[Int(ins[pc + 2])].isEmpty { throw try tdzError(data, Int(ins[pc + 4])) }
-                Environment(e).slots[Int(ins[pc + 2])] = r[Int(ins[pc + 3])]
-                pc += 5
+                for _ in 0..<Int(op.depth) { e = Environment(e).parent! }
+                if Environment(e).slots[Int(op.slot)].isEmpty { throw try tdzError(data, op.name) }
+                Environment(e).slots[Int(op.slot)] = r[op.value]
+                pc += Op.SetScopeChecked.length
             case .checkTDZ:
-                if r[Int(ins[pc + 1])].isEmpty { throw try tdzError(data, Int(ins[pc + 2])) }
-                pc += 3
+                let op = Op.CheckTDZ(ins, pc)
+                if r[op.value].isEmpty { throw try tdzError(data, op.name) }
+                pc += Op.CheckTDZ.length
             case .pushScope:
-                let env = try makeEnvironment(parent: fp.pointee.env, count: Int(ins[pc + 1]))
-                if Int(ins[pc + 2]) < 0xFFFE { env.layout = data.layoutWord(Int(ins[pc + 2]) + 1) }
+                let op = Op.PushScope(ins, pc)
+                let env = try makeEnvironment(parent: fp.pointee.env, count: Int(op.count))
+                if op.layout < 0xFFFE { env.layout = data.layoutWord(op.layout + 1) }
                 fp.pointee.env = env.cell
                 fp.pointee.envDepth += 1
-                pc += 3
+                pc += Op.PushScope.length
             case .popScope:
                 fp.pointee.env = Environment(fp.pointee.env!).parent
                 fp.pointee.envDepth -= 1
-                pc += 1
+                pc += Op.NoOperands.length
             case .copyScope:
                 let old = Environment(fp.pointee.env!)
                 let env = try makeEnvironment(parent: old.parent, count: old.count)
@@ -400,9 +449,10 @@ extension Runtime {
                 for i in 0..<cur.count { env.slots[i] = cur.slots[i] }
                 env.layout = cur.layout
                 fp.pointee.env = env.cell
-                pc += 1
+                pc += Op.NoOperands.length
             case .pushWith:
-                let v = r[Int(ins[pc + 1])]
+                let op = Op.Value(ins, pc)
+                let v = r[op.value]
                 if v.isNullish { throw try typeError("Cannot convert \(v.isNull ? "null" : "undefined") to object") }
                 let o = try toObject(v)
                 heap.pushRoot(Value(cell: o.cell))
@@ -412,154 +462,180 @@ extension Runtime {
                 env.layout = Runtime.withLayout
                 fp.pointee.env = env.cell
                 fp.pointee.envDepth += 1
-                pc += 2
+                pc += Op.Value.length
             case .getDynamic:
-                r[Int(ins[pc + 1])] = try getDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2])), strict: data.code.isStrict).0
-                pc += 3
+                let op = Op.DstName(ins, pc)
+                r[op.dst] = try getDynamic(fp.pointee.env, try atom(data, op.name), strict: data.code.isStrict).0
+                pc += Op.DstName.length
             case .getDynamicCallee:
-                let (f, t) = try getDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 3])), strict: data.code.isStrict)
-                r[Int(ins[pc + 1])] = f
-                r[Int(ins[pc + 2])] = t
-                pc += 4
+                let op = Op.GetDynamicCallee(ins, pc)
+                let (f, t) = try getDynamic(fp.pointee.env, try atom(data, op.name), strict: data.code.isStrict)
+                r[op.function] = f
+                r[op.this] = t
+                pc += Op.GetDynamicCallee.length
             case .setDynamic:
-                try setDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])], strict: data.code.isStrict)
-                pc += 3
+                let op = Op.NameValue(ins, pc)
+                try setDynamic(fp.pointee.env, try atom(data, op.name), r[op.value], strict: data.code.isStrict)
+                pc += Op.NameValue.length
             case .typeOfDynamic:
-                r[Int(ins[pc + 1])] = try typeOfDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2])))
-                pc += 3
+                let op = Op.DstName(ins, pc)
+                r[op.dst] = try typeOfDynamic(fp.pointee.env, try atom(data, op.name))
+                pc += Op.DstName.length
             case .deleteDynamic:
-                r[Int(ins[pc + 1])] = Value(try deleteDynamic(fp.pointee.env, try atom(data, Int(ins[pc + 2]))))
-                pc += 3
+                let op = Op.DstName(ins, pc)
+                r[op.dst] = Value(try deleteDynamic(fp.pointee.env, try atom(data, op.name)))
+                pc += Op.DstName.length
             case .initEvalVar:
-                try initEvalVar(fp.pointee.env, try atom(data, Int(ins[pc + 1])), r[Int(ins[pc + 2])])
-                pc += 3
+                let op = Op.NameValue(ins, pc)
+                try initEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
+                pc += Op.NameValue.length
             case .callEval:
-                let f = r[Int(ins[pc + 2])]
-                let argc = Int(ins[pc + 5])
+                let op = Op.Call(ins, pc)
+                let f = r[op.callee]
+                let argc = Int(op.argc)
                 let isEval = realm.evalFunction.map { f.isCell && f.asCell == $0.cell } ?? false
                 if argc < 0 {
                     // Spread arguments: an array.
-                    let arr = JSObject(r[Int(ins[pc + 4])])
+                    let arr = JSObject(r[op.args])
                     let n = Int(arr.arrayLength)
                     if isEval {
                         let x = n > 0 ? try get(arr, .index(0), receiver: Value(cell: arr.cell)) : Value.undefined
-                        r[Int(ins[pc + 1])] = try performEval(x, caller: fp.pointee)
+                        r[op.dst] = try performEval(x, caller: fp.pointee)
                     } else {
-                        let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: r[Int(ins[pc + 3])], args) }
-                        r[Int(ins[pc + 1])] = result
+                        let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: r[op.this], args) }
+                        r[op.dst] = result
                     }
                 } else {
-                    let args = UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 4])), count: argc)
+                    let args = UnsafeBufferPointer(start: UnsafePointer(r + op.args), count: argc)
                     if isEval {
-                        r[Int(ins[pc + 1])] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
+                        r[op.dst] = try performEval(argc > 0 ? args[0] : .undefined, caller: fp.pointee)
                     } else {
-                        r[Int(ins[pc + 1])] = try callFunction(f, this: r[Int(ins[pc + 3])], args)
+                        r[op.dst] = try callFunction(f, this: r[op.this], args)
                     }
                 }
-                pc += 6
+                pc += Op.Call.length
             case .throwConstAssign:
-                throw try typeError("Assignment to constant variable '\(try atomString(data, Int(ins[pc + 1])))'.")
+                let op = Op.ThrowConstAssign(ins, pc)
+                throw try typeError("Assignment to constant variable '\(try atomString(data, op.name))'.")
 
             // MARK: Properties
             case .getProp:
+                let op = Op.GetProp(ins, pc)
                 // The cache hit inline (no call); everything else in getNamed.
-                let base = r[Int(ins[pc + 2])]
-                let cache = data.caches + Int(ins[pc + 4])
+                let base = r[op.object]
+                let cache = data.caches + op.cache
                 if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
                     && JSObject(base).shape == cache.pointee.shape {
                     if let holder = cache.pointee.holder {
                         if cache.pointee.epoch == protoEpoch {
-                            r[Int(ins[pc + 1])] = JSObject(holder).slot(Int(cache.pointee.slot))
-                            pc += 5
+                            r[op.dst] = JSObject(holder).slot(Int(cache.pointee.slot))
+                            pc += Op.GetProp.length
                             continue
                         }
                     } else {
-                        r[Int(ins[pc + 1])] = JSObject(base).slot(Int(cache.pointee.slot))
-                        pc += 5
+                        r[op.dst] = JSObject(base).slot(Int(cache.pointee.slot))
+                        pc += Op.GetProp.length
                         continue
                     }
                 }
-                r[Int(ins[pc + 1])] = try getNamed(base, fp.pointee.data, Int(ins[pc + 3]), cache: cache)
-                pc += 5
+                r[op.dst] = try getNamed(base, fp.pointee.data, op.name, cache: cache)
+                pc += Op.GetProp.length
             case .setProp, .setPropStrict:
-                let base = r[Int(ins[pc + 1])]
-                let cache = data.caches + Int(ins[pc + 4])
+                let op = Op.SetProp(ins, pc)
+                let base = r[op.object]
+                let cache = data.caches + op.cache
                 if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
                     && JSObject(base).shape == cache.pointee.shape && cache.pointee.newShape == nil && cache.pointee.holder == nil {
-                    JSObject(base).setSlot(Int(cache.pointee.slot), r[Int(ins[pc + 3])])
-                    pc += 5
+                    JSObject(base).setSlot(Int(cache.pointee.slot), r[op.value])
+                    pc += Op.SetProp.length
                     continue
                 }
-                try setNamed(base, fp.pointee.data, Int(ins[pc + 2]), r[Int(ins[pc + 3])], strict: opcode == .setPropStrict, cache: cache)
-                pc += 5
+                try setNamed(base, fp.pointee.data, op.name, r[op.value], strict: opcode == .setPropStrict, cache: cache)
+                pc += Op.SetProp.length
             case .getElem:
-                r[Int(ins[pc + 1])] = try getElement(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
-                pc += 5
+                let op = Op.GetElem(ins, pc)
+                r[op.dst] = try getElement(r[op.object], r[op.key])
+                pc += Op.GetElem.length
             case .setElem, .setElemStrict:
-                try setElement(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])], strict: opcode == .setElemStrict)
-                pc += 5
+                let op = Op.SetElem(ins, pc)
+                try setElement(r[op.object], r[op.key], r[op.value], strict: opcode == .setElemStrict)
+                pc += Op.SetElem.length
             case .deleteProp:
-                r[Int(ins[pc + 1])] = Value(try deleteValueProperty(r[Int(ins[pc + 2])], .named(PropertyKey(cell: try atom(data, Int(ins[pc + 3])))), strict: Int(ins[pc + 4]) != 0))
-                pc += 5
+                let op = Op.DeleteProp(ins, pc)
+                r[op.dst] = Value(try deleteValueProperty(r[op.object], .named(PropertyKey(cell: try atom(data, op.name))), strict: Int(op.strict) != 0))
+                pc += Op.DeleteProp.length
             case .deleteElem:
-                r[Int(ins[pc + 1])] = Value(try deleteValueProperty(r[Int(ins[pc + 2])], try toPropertyKey(r[Int(ins[pc + 3])]), strict: Int(ins[pc + 4]) != 0))
-                pc += 5
+                let op = Op.DeleteElem(ins, pc)
+                r[op.dst] = Value(try deleteValueProperty(r[op.object], try toPropertyKey(r[op.key]), strict: Int(op.strict) != 0))
+                pc += Op.DeleteElem.length
             case .defineField:
-                try createDataProperty(JSObject(r[Int(ins[pc + 1])]), try toPropertyKey(r[Int(ins[pc + 2])]), r[Int(ins[pc + 3])])
-                pc += 4
+                let op = Op.DefineField(ins, pc)
+                try createDataProperty(JSObject(r[op.object]), try toPropertyKey(r[op.key]), r[op.value])
+                pc += Op.DefineField.length
             case .defineMethod:
-                let k = try toPropertyKey(r[Int(ins[pc + 2])])
-                JSObject(r[Int(ins[pc + 3])]).setExtraValue(2, r[Int(ins[pc + 1])])   // home object
-                try defineOwnProperty(JSObject(r[Int(ins[pc + 1])]), k, .data(r[Int(ins[pc + 3])], Int(ins[pc + 4]) != 0 ? .all : .hidden))
-                pc += 5
+                let op = Op.DefineAccessor(ins, pc)
+                let k = try toPropertyKey(r[op.key])
+                JSObject(r[op.function]).setExtraValue(2, r[op.object])   // home object
+                try defineOwnProperty(JSObject(r[op.object]), k, .data(r[op.function], Int(op.enumerable) != 0 ? .all : .hidden))
+                pc += Op.DefineAccessor.length
             case .defineGetter, .defineSetter:
-                let k = try toPropertyKey(r[Int(ins[pc + 2])])
-                let f = r[Int(ins[pc + 3])]
+                let op = Op.DefineAccessor(ins, pc)
+                let k = try toPropertyKey(r[op.key])
+                let f = r[op.function]
                 try setFunctionName(JSObject(f), k, prefix: opcode == .defineGetter ? "get" : "set")
-                var desc = PropertyDescriptor(enumerable: Int(ins[pc + 4]) != 0, configurable: true)
+                var desc = PropertyDescriptor(enumerable: Int(op.enumerable) != 0, configurable: true)
                 if opcode == .defineGetter { desc.get = f } else { desc.set = f }
-                try defineOwnProperty(JSObject(r[Int(ins[pc + 1])]), k, desc)
-                pc += 5
+                try defineOwnProperty(JSObject(r[op.object]), k, desc)
+                pc += Op.DefineAccessor.length
 
             // MARK: Objects
             case .newObject:
-                r[Int(ins[pc + 1])] = Value(cell: try newObject().cell)
-                pc += 2
+                let op = Op.Dst(ins, pc)
+                r[op.dst] = Value(cell: try newObject().cell)
+                pc += Op.Dst.length
             case .newArray:
-                let count = Int(ins[pc + 3])
-                let a = try newArray(UnsafeBufferPointer(start: r + Int(ins[pc + 2]), count: count))
-                r[Int(ins[pc + 1])] = Value(cell: a.cell)
-                pc += 4
+                let op = Op.NewArray(ins, pc)
+                let count = Int(op.count)
+                let a = try newArray(UnsafeBufferPointer(start: r + op.first, count: count))
+                r[op.dst] = Value(cell: a.cell)
+                pc += Op.NewArray.length
             case .arrayPush:
-                let a = JSObject(r[Int(ins[pc + 1])])
+                let op = Op.ArrayPush(ins, pc)
+                let a = JSObject(r[op.array])
                 let n = Int(a.arrayLength)
-                let v = r[Int(ins[pc + 2])]
+                let v = r[op.value]
                 if v.isEmpty { a.arrayLength = UInt32(n + 1) } else { try createDataProperty(a, .index(UInt32(n)), v) }
-                pc += 3
+                pc += Op.ArrayPush.length
             case .arraySpread:
-                try spreadInto(JSObject(r[Int(ins[pc + 1])]), r[Int(ins[pc + 2])])
-                pc += 3
+                let op = Op.ArraySpread(ins, pc)
+                try spreadInto(JSObject(r[op.array]), r[op.iterable])
+                pc += Op.ArraySpread.length
             case .copyDataProperties:
-                try copyDataProperties(JSObject(r[Int(ins[pc + 1])]), r[Int(ins[pc + 2])], excluding: UnsafeBufferPointer(start: r + Int(ins[pc + 3]), count: Int(ins[pc + 4])))
-                pc += 5
+                let op = Op.CopyDataProperties(ins, pc)
+                try copyDataProperties(JSObject(r[op.target]), r[op.source], excluding: UnsafeBufferPointer(start: r + op.excluded, count: Int(op.excludedCount)))
+                pc += Op.CopyDataProperties.length
             case .setPrototypeOf:
-                let p = r[Int(ins[pc + 2])]
-                if isObject(p) || p.isNull { _ = try setPrototype(JSObject(r[Int(ins[pc + 1])]), p) }
-                pc += 3
+                let op = Op.SetPrototypeOf(ins, pc)
+                let p = r[op.proto]
+                if isObject(p) || p.isNull { _ = try setPrototype(JSObject(r[op.object]), p) }
+                pc += Op.SetPrototypeOf.length
             case .newClosure:
-                guard case .function(let code) = data.code.constants[Int(ins[pc + 2])] else { fatalError("bad closure constant") }
-                r[Int(ins[pc + 1])] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
-                pc += 3
+                let op = Op.NewClosure(ins, pc)
+                guard case .function(let code) = data.code.constants[op.code] else { fatalError("bad closure constant") }
+                r[op.dst] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
+                pc += Op.NewClosure.length
             case .newRegExp:
-                r[Int(ins[pc + 1])] = try newRegExpLiteral(data.code, Int(ins[pc + 2]), Int(ins[pc + 3]))
-                pc += 4
+                let op = Op.NewRegExp(ins, pc)
+                r[op.dst] = try newRegExpLiteral(data.code, op.pattern, op.flags)
+                pc += Op.NewRegExp.length
 
             // MARK: Calls
             case .call, .callMethod:
-                let f = r[Int(ins[pc + 2])]
-                let argc = Int(ins[pc + 5])
-                let args = r + Int(ins[pc + 4])
-                let t = Int(ins[pc + 3])   // -1: undefined (a plain call)
+                let op = Op.Call(ins, pc)
+                let f = r[op.callee]
+                let argc = Int(op.argc)
+                let args = r + op.args
+                let t = op.this   // -1: undefined (a plain call)
                 let thisValue = t < 0 ? Value.undefined : r[t]
                 // A bytecode callee (directly, or through f.call / f.apply) gets its frame at
                 // the caller's top and runs in this loop; arguments are copied in.
@@ -568,7 +644,7 @@ extension Runtime {
                     : forwardedCall(f, this: thisValue, args: args, count: argc)
                 if let (callee, calleeThis, argBuf) = direct {
                     try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
-                                  returnRegister: Int(ins[pc + 1]), newTarget: .undefined)
+                                  returnRegister: op.dst, newTarget: .undefined)
                     fi = frames.count - 1
                     fp = frames.pointer(fi)
                     data = fp.pointee.data.takeUnretainedValue()
@@ -578,27 +654,29 @@ extension Runtime {
                     continue
                 }
                 let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
-                r[Int(ins[pc + 1])] = result
-                pc += 6
+                r[op.dst] = result
+                pc += Op.Call.length
             case .callSpread:
-                let f = r[Int(ins[pc + 2])]
-                let arr = JSObject(r[Int(ins[pc + 4])])
-                let t = Int(ins[pc + 3])
+                let op = Op.CallSpread(ins, pc)
+                let f = r[op.callee]
+                let arr = JSObject(r[op.array])
+                let t = op.this
                 let thisValue = t < 0 ? Value.undefined : r[t]
                 let result = try withSpreadArguments(arr) { args throws(JSException) in try callFunction(f, this: thisValue, args) }
-                r[Int(ins[pc + 1])] = result
-                pc += 5
+                r[op.dst] = result
+                pc += Op.CallSpread.length
             case .construct:
-                let f = r[Int(ins[pc + 2])]
-                let args = UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 3])), count: Int(ins[pc + 4]))
-                let newTarget = r[Int(ins[pc + 5])]
+                let op = Op.Construct(ins, pc)
+                let f = r[op.callee]
+                let args = UnsafeBufferPointer(start: UnsafePointer(r + op.args), count: Int(op.argc))
+                let newTarget = r[op.newTarget]
                 if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
                     let fo = JSObject(f)
                     unowned(unsafe) let code = functionCodeData(fo).code
                     if !code.isDefaultDerivedConstructor {
                         let thisValue = try constructThis(fo, code, newTarget: newTarget)
                         try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
-                                      returnRegister: Int(ins[pc + 1]), newTarget: newTarget)
+                                      returnRegister: op.dst, newTarget: newTarget)
                         fi = frames.count - 1
                         fp = frames.pointer(fi)
                         data = fp.pointee.data.takeUnretainedValue()
@@ -608,8 +686,8 @@ extension Runtime {
                         continue
                     }
                 }
-                r[Int(ins[pc + 1])] = try construct(f, args, newTarget: newTarget)
-                pc += 6
+                r[op.dst] = try construct(f, args, newTarget: newTarget)
+                pc += Op.Construct.length
             case .superCall, .superCallSpread:
                 // In an arrow, super() is the enclosing derived constructor's (context slot 3).
                 let arrowBox = arrowContext(of: fp.pointee)
@@ -619,10 +697,15 @@ extension Runtime {
                     throw try typeError("Super constructor \(try describeForError(parent)) of anonymous class is not a constructor")
                 }
                 let result: Value
+                let dst: Int
                 if opcode == .superCall {
-                    result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + Int(ins[pc + 2])), count: Int(ins[pc + 3])), newTarget: fp.pointee.newTarget)
+                    let op = Op.SuperCall(ins, pc)
+                    dst = op.dst
+                    result = try construct(parent, UnsafeBufferPointer(start: UnsafePointer(r + op.args), count: Int(op.argc)), newTarget: fp.pointee.newTarget)
                 } else {
-                    let arr = JSObject(r[Int(ins[pc + 2])])
+                    let op = Op.SuperCallSpread(ins, pc)
+                    dst = op.dst
+                    let arr = JSObject(r[op.array])
                     let nt = fp.pointee.newTarget
                     result = try withSpreadArguments(arr) { args throws(JSException) in try construct(parent, args, newTarget: nt) }
                 }
@@ -630,32 +713,35 @@ extension Runtime {
                 fp.pointee.this = result
                 if let box = fp.pointee.thisBox ?? arrowBox { Environment(box).slots[0] = result }
                 try initializeFields(callee, result)
-                r[Int(ins[pc + 1])] = result
-                pc += opcode == .superCall ? 4 : 3
+                r[dst] = result
+                pc += opcode == .superCall ? Op.SuperCall.length : Op.SuperCallSpread.length
             case .getSuperElem:
+                let op = Op.GetSuperElem(ins, pc)
                 let home = fp.pointee.home
                 guard isObject(home) else { throw try makeError(.syntaxError, "'super' keyword unexpected here") }
                 let proto = JSObject(home).prototype
-                let k = try toPropertyKey(r[Int(ins[pc + 2])])
+                let k = try toPropertyKey(r[op.key])
                 if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
                 let thisValue = boundThis(fp)
                 if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[Int(ins[pc + 1])] = try get(JSObject(proto), k, receiver: thisValue)
-                pc += 3
+                r[op.dst] = try get(JSObject(proto), k, receiver: thisValue)
+                pc += Op.GetSuperElem.length
             case .newClass:
-                guard case .function(let code) = data.code.constants[Int(ins[pc + 2])] else { fatalError("bad class constant") }
-                let (ctor, proto) = try makeClass(code, heritage: Int(ins[pc + 3]) >= 0 ? r[Int(ins[pc + 3])] : nil, env: fp.pointee.env, frame: fp.pointee)
-                r[Int(ins[pc + 1])] = ctor
-                r[Int(ins[pc + 1]) + 1] = proto
-                pc += 4
+                let op = Op.NewClass(ins, pc)
+                guard case .function(let code) = data.code.constants[op.code] else { fatalError("bad class constant") }
+                let (ctor, proto) = try makeClass(code, heritage: op.heritage >= 0 ? r[op.heritage] : nil, env: fp.pointee.env, frame: fp.pointee)
+                r[op.dst] = ctor
+                r[op.dst + 1] = proto
+                pc += Op.NewClass.length
             case .setClassFields:
-                let ctor = JSObject(r[Int(ins[pc + 1])])
-                let initializer = JSObject(r[Int(ins[pc + 2])])
+                let op = Op.SetClassFields(ins, pc)
+                let ctor = JSObject(r[op.constructor])
+                let initializer = JSObject(r[op.initializer])
                 initializer.setWord(2, ctor.word(2))   // home object: the prototype
-                try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[Int(ins[pc + 2])], []))
-                pc += 3
+                try defineOwnProperty(ctor, .named(realm.classFieldsKey!), .data(r[op.initializer], []))
+                pc += Op.SetClassFields.length
             case .ret, .retUndefined:
-                let result = opcode == .ret ? r[Int(ins[pc + 1])] : .undefined
+                let result = opcode == .ret ? r[Op.Value(ins, pc).value] : .undefined
                 var value = result
                 if fp.pointee.isConstruct && !isObject(result) {
                     if data.code.kind == .derivedConstructor && !result.isUndefined {
@@ -681,82 +767,98 @@ extension Runtime {
 
             // MARK: Exceptions
             case .throw:
-                throw JSException(value: r[Int(ins[pc + 1])])
+                let op = Op.Value(ins, pc)
+                throw JSException(value: r[op.value])
             case .throwTypeError:
-                throw try typeError(try constantString(data, Int(ins[pc + 1])))
+                let op = Op.ThrowTypeError(ins, pc)
+                throw try typeError(try constantString(data, op.message))
             case .throwReferenceError:
-                throw try referenceError(try constantString(data, Int(ins[pc + 1])))
+                let op = Op.ThrowReferenceError(ins, pc)
+                throw try referenceError(try constantString(data, op.message))
             case .loadException:
-                r[Int(ins[pc + 1])] = fp.pointee.exception
+                let op = Op.Dst(ins, pc)
+                r[op.dst] = fp.pointee.exception
                 fp.pointee.exception = .undefined
-                pc += 2
+                pc += Op.Dst.length
 
             // MARK: Iteration
             case .getIterator, .getAsyncIterator:
-                let iterable = r[Int(ins[pc + 2])]
+                let op = Op.Iterator(ins, pc)
+                let iterable = r[op.iterable]
                 let rec = opcode == .getIterator ? try getIterator(iterable) : try getAsyncIterator(iterable)
-                let d = r + Int(ins[pc + 1])
+                let d = r + op.record
                 d[0] = rec.iterator
                 d[1] = rec.next
                 d[2] = .false
-                pc += 3
+                pc += Op.Iterator.length
             case .iteratorNext:
-                if let v = try iteratorStepRegisters(r + Int(ins[pc + 2])) {
-                    r[Int(ins[pc + 1])] = v
-                    pc += 4
+                let op = Op.IteratorStep(ins, pc)
+                if let v = try iteratorStepRegisters(r + op.record) {
+                    r[op.dst] = v
+                    pc += Op.IteratorStep.length
                 } else {
-                    pc += Int(ins[pc + 3])
+                    pc += op.done
                 }
             case .iteratorClose:
-                let rec = r + Int(ins[pc + 1])
+                let op = Op.IteratorClose(ins, pc)
+                let rec = r + op.record
                 if rec[2].bits != Value.true.bits {
                     rec[2] = .true
                     let record = IteratorRecord(iterator: rec[0], next: rec[1], done: false)
-                    if Int(ins[pc + 2]) == 1 { iteratorCloseOnThrow(record) } else { try iteratorClose(record) }
+                    if Int(op.mode) == 1 { iteratorCloseOnThrow(record) } else { try iteratorClose(record) }
                 }
-                pc += 3
+                pc += Op.IteratorClose.length
             case .iteratorValue:
+                let op = Op.IteratorValue(ins, pc)
                 let a = try newArray()
-                r[Int(ins[pc + 1])] = Value(cell: a.cell)
+                r[op.dst] = Value(cell: a.cell)
                 var n: UInt32 = 0
-                while let v = try iteratorStepRegisters(r + Int(ins[pc + 2])) {
+                while let v = try iteratorStepRegisters(r + op.record) {
                     try createDataProperty(a, .index(n), v)
                     n += 1
                 }
-                pc += 3
+                pc += Op.IteratorValue.length
             case .constructSpread:
-                let f = r[Int(ins[pc + 2])]
-                let arr = JSObject(r[Int(ins[pc + 3])])
-                let newTarget = r[Int(ins[pc + 4])]
+                let op = Op.ConstructSpread(ins, pc)
+                let f = r[op.callee]
+                let arr = JSObject(r[op.array])
+                let newTarget = r[op.newTarget]
                 let result = try withSpreadArguments(arr) { args throws(JSException) in try construct(f, args, newTarget: newTarget) }
-                r[Int(ins[pc + 1])] = result
-                pc += 5
+                r[op.dst] = result
+                pc += Op.ConstructSpread.length
 
             // MARK: Private names
             case .newPrivateName:
-                r[Int(ins[pc + 1])] = try newPrivateName(try constantValue(data, Int(ins[pc + 2])))
-                pc += 3
+                let op = Op.NewPrivateName(ins, pc)
+                r[op.dst] = try newPrivateName(try constantValue(data, op.description))
+                pc += Op.NewPrivateName.length
             case .getPrivate:
-                r[Int(ins[pc + 1])] = try getPrivate(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
-                pc += 4
+                let op = Op.GetPrivate(ins, pc)
+                r[op.dst] = try getPrivate(r[op.object], r[op.name])
+                pc += Op.GetPrivate.length
             case .setPrivate:
-                try setPrivate(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])])
-                pc += 4
+                let op = Op.SetPrivate(ins, pc)
+                try setPrivate(r[op.object], r[op.name], r[op.value])
+                pc += Op.SetPrivate.length
             case .hasPrivate:
-                r[Int(ins[pc + 1])] = Value(try hasPrivate(r[Int(ins[pc + 2])], r[Int(ins[pc + 3])]))
-                pc += 4
+                let op = Op.HasPrivate(ins, pc)
+                r[op.dst] = Value(try hasPrivate(r[op.object], r[op.name]))
+                pc += Op.HasPrivate.length
             case .definePrivate:
-                try definePrivate(r[Int(ins[pc + 1])], r[Int(ins[pc + 2])], r[Int(ins[pc + 3])], kind: Int(ins[pc + 4]))
-                pc += 5
+                let op = Op.DefinePrivate(ins, pc)
+                try definePrivate(r[op.object], r[op.name], r[op.value], kind: Int(op.kind))
+                pc += Op.DefinePrivate.length
             case .setHomeObject:
-                JSObject(r[Int(ins[pc + 1])]).setExtraValue(2, r[Int(ins[pc + 2])])
-                pc += 3
+                let op = Op.SetHomeObject(ins, pc)
+                JSObject(r[op.function]).setExtraValue(2, r[op.home])
+                pc += Op.SetHomeObject.length
 
             // MARK: Generators
             case .generatorStart:
+                let op = Op.GeneratorStart(ins, pc)
                 var gen = try makeGeneratorObject(fp)
-                r[Int(ins[pc + 1])] = gen
-                try saveGeneratorFrame(JSObject(gen), fp, pc: pc + 2, resumeRegister: -1)
+                r[op.generator] = gen
+                try saveGeneratorFrame(JSObject(gen), fp, pc: pc + Op.GeneratorStart.length, resumeRegister: -1)
                 let returnRegister = fp.pointee.returnRegister
                 let isAsync = data.code.isAsync && !data.code.isGenerator
                 frames.removeLast()
@@ -773,59 +875,68 @@ extension Runtime {
                 r = fp.pointee.base
                 r[returnRegister] = gen
             case .yield, .yieldDelegate:
-                let gen = JSObject(r[Int(ins[pc + 3])])
-                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: Int(ins[pc + 1]))
+                let op = Op.Suspend(ins, pc)
+                let gen = JSObject(r[op.generator])
+                try saveGeneratorFrame(gen, fp, pc: pc + Op.Suspend.length, resumeRegister: op.pair)
                 setGeneratorState(gen, .suspendedYield, raw: opcode == .yieldDelegate)
-                let value = r[Int(ins[pc + 2])]
+                let value = r[op.value]
                 frames.removeLast()
                 return value
             case .await:
-                let gen = JSObject(r[Int(ins[pc + 3])])
-                try saveGeneratorFrame(gen, fp, pc: pc + 4, resumeRegister: Int(ins[pc + 1]))
+                let op = Op.Suspend(ins, pc)
+                let gen = JSObject(r[op.generator])
+                try saveGeneratorFrame(gen, fp, pc: pc + Op.Suspend.length, resumeRegister: op.pair)
                 setGeneratorState(gen, .suspendedYield, awaiting: true)
-                let value = r[Int(ins[pc + 2])]
+                let value = r[op.value]
                 frames.removeLast()
                 heap.pushRoot(value)
                 defer { heap.popRoots(1) }
                 try awaitValue(gen, value)
                 return .undefined
             case .iteratorDone:
-                if try delegateStep(r + Int(ins[pc + 1]), r + Int(ins[pc + 2])) { pc += Int(ins[pc + 3]) } else { pc += 4 }
+                let op = Op.IteratorDone(ins, pc)
+                if try delegateStep(r + op.pair, r + op.record) { pc += op.done } else { pc += Op.IteratorDone.length }
             case .asyncIteratorResult:
-                let res = r[Int(ins[pc + 2])]
+                let op = Op.AsyncIteratorResult(ins, pc)
+                let res = r[op.result]
                 guard isObject(res) else { throw try typeError("Iterator result \(try describeForError(res)) is not an object") }
                 if toBoolean(try get(JSObject(res), key(static: "done"), receiver: res)) {
-                    pc += Int(ins[pc + 3])
+                    pc += op.done
                 } else {
-                    r[Int(ins[pc + 1])] = try get(JSObject(res), key(static: "value"), receiver: res)
-                    pc += 4
+                    r[op.dst] = try get(JSObject(res), key(static: "value"), receiver: res)
+                    pc += Op.AsyncIteratorResult.length
                 }
             case .asyncIteratorReturn:
-                let rec = r + Int(ins[pc + 2])
+                let op = Op.AsyncIteratorReturn(ins, pc)
+                let rec = r + op.record
                 if let ret = try getMethod(rec[0], key(static: "return")) {
-                    r[Int(ins[pc + 1])] = try call(ret, this: rec[0])
-                    pc += 4
+                    r[op.dst] = try call(ret, this: rec[0])
+                    pc += Op.AsyncIteratorReturn.length
                 } else {
-                    pc += Int(ins[pc + 3])
+                    pc += op.noReturn
                 }
             case .throwIfNotObject:
-                if !isObject(r[Int(ins[pc + 1])]) { throw try typeError("Iterator result \(try describeForError(r[Int(ins[pc + 1])])) is not an object") }
-                pc += 2
+                let op = Op.Value(ins, pc)
+                if !isObject(r[op.value]) { throw try typeError("Iterator result \(try describeForError(r[op.value])) is not an object") }
+                pc += Op.Value.length
 
             // MARK: for-in
             case .forInPrepare:
-                r[Int(ins[pc + 1])] = try forInIterator(r[Int(ins[pc + 2])])
-                pc += 3
+                let op = Op.ForInPrepare(ins, pc)
+                r[op.dst] = try forInIterator(r[op.object])
+                pc += Op.ForInPrepare.length
             case .forInNext:
-                if let k = try forInNext(r[Int(ins[pc + 2])]) {
-                    r[Int(ins[pc + 1])] = k
-                    pc += 4
+                let op = Op.ForInNext(ins, pc)
+                if let k = try forInNext(r[op.iterator]) {
+                    r[op.dst] = k
+                    pc += Op.ForInNext.length
                 } else {
-                    pc += Int(ins[pc + 3])
+                    pc += op.exit
                 }
 
             // MARK: Arguments
             case .createArguments, .createMappedArguments:
+                let op = Op.Arguments(ins, pc)
                 let f = fp.pointee
                 let p = data.code.parameterCount
                 let n = f.argc
@@ -835,12 +946,13 @@ extension Runtime {
                 }
                 a.elementsLength = n
                 a.arrayLength = UInt32(n)
-                r[Int(ins[pc + 1])] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
-                pc += 2
+                r[op.dst] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
+                pc += Op.Arguments.length
             case .createRest:
+                let op = Op.CreateRest(ins, pc)
                 let f = fp.pointee
                 let p = data.code.parameterCount
-                let start = Int(ins[pc + 2])
+                let start = Int(op.skip)
                 let n = max(0, f.argc - start)
                 let a = try newArray(capacity: n)
                 for i in 0..<n {
@@ -849,12 +961,10 @@ extension Runtime {
                 }
                 a.elementsLength = n
                 a.arrayLength = UInt32(n)
-                r[Int(ins[pc + 1])] = Value(cell: a.cell)
-                pc += 3
+                r[op.dst] = Value(cell: a.cell)
+                pc += Op.CreateRest.length
             case .debugger, .nop:
-                pc += opcode.length
-            default:
-                throw try makeError(.syntaxError, "\(opcode.name) is not supported by the runtime yet")
+                pc += Op.NoOperands.length
             }
         }
     }
