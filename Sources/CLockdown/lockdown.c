@@ -242,6 +242,6 @@ int sable_wait_child_exit(int pid, int timeout_ms) {
 #endif
 }
 
-void sable_flush_instruction_cache(void *start, unsigned long length) {
+void sable_probe_flush_instruction_cache(void *start, unsigned long length) {
     __builtin___clear_cache((char *)start, (char *)start + length);
 }

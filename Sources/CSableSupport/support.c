@@ -24,3 +24,7 @@ int sable_thread_stack_bounds(void **low, void **high) {
     *high = (char *)addr + size;
     return 0;
 }
+
+void sable_flush_instruction_cache(void *start, unsigned long length) {
+    __builtin___clear_cache((char *)start, (char *)start + length);
+}

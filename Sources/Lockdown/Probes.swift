@@ -162,7 +162,7 @@ public enum Probe: String, CaseIterable, Sendable {
             rc = sys("mprotect", [code, 4096, rx])
             if rc != 0 { return rc }
             #if arch(arm64)
-            sable_flush_instruction_cache(region.pool, bytes.count)
+            sable_probe_flush_instruction_cache(region.pool, bytes.count)
             #endif
             let function = unsafeBitCast(region.pool, to: (@convention(c) () -> Int32).self)
             let result = function()

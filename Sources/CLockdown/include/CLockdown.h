@@ -64,7 +64,7 @@ int sable_pipe_cloexec_nonblock(int fds[2]);
 
 /// Makes freshly written code visible to instruction fetch (a no-op on x86_64; arm64
 /// cleans the data cache and invalidates the instruction cache over the range).
-void sable_flush_instruction_cache(void *start, unsigned long length);
+void sable_probe_flush_instruction_cache(void *start, unsigned long length);
 
 /// The number the handler repeats to die (not a system call on any Linux ABI).
 #define SABLE_DIE_SYSCALL 1023

@@ -12,4 +12,9 @@ void sable_with_spilled_registers(void (*visit)(void *low, void *context), void 
 /// The current thread's stack bounds: [*low, *high). Returns 0 on success.
 int sable_thread_stack_bounds(void **low, void **high);
 
+/// Makes code just written at [start, start + length) visible to instruction fetch:
+/// nothing on x86_64; on arm64 cleans the data cache and invalidates the instruction
+/// cache over the range (__builtin___clear_cache).
+void sable_flush_instruction_cache(void *start, unsigned long length);
+
 #endif
