@@ -33,7 +33,7 @@ let package = Package(
         // the MacroAssembler the JIT is written against. Knows nothing of JS values.
         .target(name: "JSAssembler", swiftSettings: strict),
         // Layer: JIT. Executable memory (W^X), the baseline compiler, runtime stubs.
-        .target(name: "JSJIT", dependencies: ["JSAssembler", "CSableSupport"], swiftSettings: strict),
+        .target(name: "JSJIT", dependencies: ["JSAssembler", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
