@@ -29,7 +29,8 @@ public final class Runtime {
     let registers: UnsafeMutablePointer<Value>
     var frames = FrameStack()
     var nativeDepth = 0
-    var allCodeData: [CodeData] = []
+    /// Every live CodeData, by address (the conservative stack scan looks words up here).
+    var allCodeData: [UInt: CodeData] = [:]
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
     var protoEpoch: UInt32 = 1
@@ -68,6 +69,7 @@ public final class Runtime {
         // frame initializes the registers it uses, and only live frames are scanned.
         registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
+        heap.conservativeWordHook = { [unowned self] word, marker in self.markCodeData(atAddress: word, &marker) }
         heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
         heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
@@ -77,6 +79,7 @@ public final class Runtime {
             for s in self.closureShapeList { marker.mark(cell: s) }
             for (_, a) in self.atomCache { marker.mark(cell: a) }
         }
+        heap.weakProcessors.append { [unowned self] in self.sweepCodeData() }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
         heap.weakProcessors.append { [unowned self] in self.sweepRootShapes() }
         // Shapes die only in a collection; the shared cache names shapes without marking
@@ -87,6 +90,8 @@ public final class Runtime {
     /// Frees the register file and the frame stack (the heap frees its own blocks): a
     /// process that makes a runtime per script (the test262 worker) must not leak them.
     deinit {
+        // CodeData and its CodeBlock refer to each other: break the cycles.
+        for d in allCodeData.values { d.code.runtimeData = nil }
         free(registers)
         frames.storage.deallocate()
         sharedCache.deallocate()

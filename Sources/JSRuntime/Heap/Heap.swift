@@ -114,6 +114,9 @@ public final class Heap {
     var rootMarkers: [(inout Marker) -> Void] = []
     /// Called on each dead cell before its memory is reused (frees out-of-line storage).
     var finalizer: ((UnsafeMutableRawPointer) -> Void)?
+    /// Called for each word of the native stack that is not a cell (the runtime marks
+    /// code data that native code holds).
+    var conservativeWordHook: ((UInt, inout Marker) -> Void)?
     /// Visits the cell pointers and values inside a live cell.
     var tracer: ((UnsafeMutableRawPointer, inout Marker) -> Void)?
     /// Called after marking, before sweeping (weak tables drop dead entries).
@@ -340,6 +343,8 @@ public final class Heap {
                 let word = UnsafeRawPointer(bitPattern: p)!.load(as: UInt.self)
                 if ctx.heap.isCellStart(word) {
                     ctx.marker.mark(cell: UnsafeMutableRawPointer(bitPattern: word))
+                } else if word & 7 == 0 && word != 0, let hook = ctx.heap.conservativeWordHook {
+                    hook(word, &ctx.marker)
                 }
                 p += 8
             }

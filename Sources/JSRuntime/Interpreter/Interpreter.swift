@@ -21,6 +21,9 @@ final class CodeData {
     let atomCount: Int
     /// Decoded environment layouts by tag (see Eval.swift).
     var layouts: [Int: ScopeLayout] = [:]
+    /// The collection that last found it in use (`Runtime.markCodeData`); code nothing
+    /// refers to is dropped by `sweepCodeData`.
+    var markedIn = -1
 
     init(code: CodeBlock) {
         self.code = code
@@ -37,6 +40,13 @@ final class CodeData {
         atoms.initialize(repeating: nil, count: max(atomCount, 1))
         caches = .allocate(capacity: max(code.inlineCacheCount, 1))
         caches.initialize(repeating: InlineCache(), count: max(code.inlineCacheCount, 1))
+    }
+
+    deinit {
+        instructions.deallocate()
+        constants.deallocate()
+        atoms.deallocate()
+        caches.deallocate()
     }
 
     func mark(_ m: inout Heap.Marker) {
@@ -147,7 +157,7 @@ extension Runtime {
         if let d = code.runtimeData { return unsafeDowncast(d, to: CodeData.self) }
         let d = CodeData(code: code)
         code.runtimeData = d
-        allCodeData.append(d)
+        allCodeData[UInt(bitPattern: Unmanaged.passUnretained(d).toOpaque())] = d
         return d
     }
 
@@ -325,7 +335,8 @@ extension Runtime {
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
-        // Word 0 holds the function's CodeData (unretained; owned by `allCodeData`).
+        // Word 0 holds the function's CodeData (unretained; owned by `allCodeData`, kept
+        // there while the function lives: `traceKindSpecific` marks it).
         let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0)))!
         return Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -364,7 +375,7 @@ extension Runtime {
         // slots 0, 1 (and 2), so no property definitions run per closure.
         let fullShape = try closureShape(shape, withPrototype: hasPrototype)
         let f = try allocateObject(.function, shape: fullShape)
-        // Unretained: `allCodeData` keeps every CodeData for the runtime's lifetime.
+        // Unretained: `allCodeData` keeps the CodeData while a function refers to it.
         f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passUnretained(data).toOpaque())))
         f.setWord(1, UInt64(UInt(bitPattern: env)))
         f.setWord(2, context.map { UInt64(UInt(bitPattern: $0)) } ?? 0)
@@ -442,7 +453,40 @@ extension Runtime {
             m.mark(cell: f.thisBox)
             m.mark(cell: f.env)
         }
-        for d in allCodeData { d.mark(&m) }
+        for i in 0..<frames.count {
+            unowned(unsafe) let d = frames.pointer(i).pointee.data.takeUnretainedValue()
+            markCodeData(d, &m)
+        }
+    }
+
+    // MARK: - Code lifetime
+
+    /// Marks a code block's runtime data (constants, atoms, cached shapes) once per
+    /// collection. Code is in use while a frame runs it, a function object or a scope
+    /// layout names it, or a native local holds it (found by the conservative stack scan).
+    @inline(__always)
+    func markCodeData(_ d: CodeData, _ m: inout Heap.Marker) {
+        let epoch = heap.collections
+        if d.markedIn == epoch { return }
+        d.markedIn = epoch
+        d.mark(&m)
+    }
+
+    /// Marks the code data at `address` if it is one (a word of the native stack).
+    func markCodeData(atAddress address: UInt, _ m: inout Heap.Marker) {
+        if let d = allCodeData[address] { markCodeData(d, &m) }
+    }
+
+    /// After marking: code data no collection root reached is dropped (its CodeBlock may
+    /// be compiled again later, with fresh caches). Breaks the CodeData <-> CodeBlock
+    /// reference cycle so both are freed.
+    func sweepCodeData() {
+        let epoch = heap.collections
+        var dead: [UInt] = []
+        for (address, d) in allCodeData where d.markedIn != epoch { dead.append(address) }
+        for address in dead {
+            if let d = allCodeData.removeValue(forKey: address) { d.code.runtimeData = nil }
+        }
     }
 }
 

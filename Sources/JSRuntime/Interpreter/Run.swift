@@ -95,7 +95,7 @@ extension Runtime {
     func runLoop(entryDepth: Int) throws(JSException) -> Value {
         var fi = frames.count - 1
         var fp = frames.pointer(fi)
-        // CodeData objects live as long as the runtime (allCodeData): no ARC in the loop.
+        // A frame keeps its CodeData alive (markFrames): unretained here, no ARC in the loop.
         unowned(unsafe) var data = fp.pointee.data.takeUnretainedValue()
         var ins = data.instructions
         var pc = fp.pointee.pc

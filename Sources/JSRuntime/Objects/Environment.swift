@@ -42,5 +42,12 @@ extension Runtime {
         let env = Environment(cell)
         marker.mark(cell: env.parent)
         marker.mark(env.slots, count: env.count)
+        // A scope layout names the code that made the environment (eval and `with` read
+        // its names): that code lives as long as the environment.
+        let layout = env.layout
+        if layout > Runtime.withLayout, let raw = UnsafeRawPointer(bitPattern: UInt(layout & 0xFFFF_FFFF_FFFF)) {
+            unowned(unsafe) let d = Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
+            markCodeData(d, &marker)
+        }
     }
 }

@@ -6,6 +6,10 @@ extension Runtime {
         case .function:
             marker.mark(cell: UnsafeMutableRawPointer(bitPattern: UInt(o.word(1))))  // environment
             marker.mark(o.extraValue(2))                                             // home object
+            if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {               // code
+                unowned(unsafe) let d = Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
+                markCodeData(d, &marker)
+            }
         case .nativeFunction, .boxedPrimitive, .error, .regexp, .date, .promise, .iterator, .generator:
             marker.mark(o.extraValue(1))
             marker.mark(o.extraValue(2))
