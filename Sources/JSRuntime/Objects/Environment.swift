@@ -6,18 +6,18 @@
 // registers.
 
 public struct Environment {
-    public static let slotsOffset = 24
+    public static let slotsOffset = EnvironmentLayout.slots
     public let cell: UnsafeMutableRawPointer
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
     @inline(__always) public var count: Int { Int(header(cell).pointee.aux) }
     @inline(__always) public var parent: UnsafeMutableRawPointer? {
-        get { cell.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: UnsafeMutableRawPointer?.self) }
+        get { cell.load(fromByteOffset: EnvironmentLayout.parent, as: UnsafeMutableRawPointer?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: EnvironmentLayout.parent, as: UnsafeMutableRawPointer?.self) }
     }
     /// An opaque word the compiler's scope layout uses (names for eval/with lookups).
     @inline(__always) public var layout: UInt64 {
-        get { cell.load(fromByteOffset: 16, as: UInt64.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 16, as: UInt64.self) }
+        get { cell.load(fromByteOffset: EnvironmentLayout.layout, as: UInt64.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: EnvironmentLayout.layout, as: UInt64.self) }
     }
     @inline(__always) public var slots: UnsafeMutablePointer<Value> {
         (cell + Environment.slotsOffset).assumingMemoryBound(to: Value.self)

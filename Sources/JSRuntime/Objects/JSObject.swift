@@ -44,7 +44,7 @@ public enum ObjectFlags {
 }
 
 public struct JSObject {
-    public static let inlineSlotsOffset = 72
+    public static let inlineSlotsOffset = ObjectLayout.inlineSlots
     public static let defaultInlineSlots = 4
     public let cell: UnsafeMutableRawPointer
 
@@ -58,31 +58,31 @@ public struct JSObject {
     }
     @inline(__always) public var inlineCapacity: Int { Int(header(cell).pointee.aux) }
     @inline(__always) public var shape: UnsafeMutableRawPointer {
-        get { cell.load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: UnsafeMutableRawPointer.self) }
+        get { cell.load(fromByteOffset: ObjectLayout.shape, as: UnsafeMutableRawPointer.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: ObjectLayout.shape, as: UnsafeMutableRawPointer.self) }
     }
     @inline(__always) var outOfLine: UnsafeMutablePointer<Value>? {
-        get { cell.load(fromByteOffset: 16, as: UnsafeMutablePointer<Value>?.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 16, as: UnsafeMutablePointer<Value>?.self) }
+        get { cell.load(fromByteOffset: ObjectLayout.outOfLineSlots, as: UnsafeMutablePointer<Value>?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: ObjectLayout.outOfLineSlots, as: UnsafeMutablePointer<Value>?.self) }
     }
     @inline(__always) var outOfLineCapacity: Int {
-        get { Int(cell.load(fromByteOffset: 24, as: UInt32.self)) }
-        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 24, as: UInt32.self) }
+        get { Int(cell.load(fromByteOffset: ObjectLayout.outOfLineCapacity, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: ObjectLayout.outOfLineCapacity, as: UInt32.self) }
     }
     @inline(__always) public var elements: UnsafeMutablePointer<Value>? {
-        get { cell.load(fromByteOffset: 32, as: UnsafeMutablePointer<Value>?.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 32, as: UnsafeMutablePointer<Value>?.self) }
+        get { cell.load(fromByteOffset: ObjectLayout.elements, as: UnsafeMutablePointer<Value>?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: ObjectLayout.elements, as: UnsafeMutablePointer<Value>?.self) }
     }
     @inline(__always) public var elementsLength: Int {
-        get { Int(cell.load(fromByteOffset: 40, as: UInt32.self)) }
-        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 40, as: UInt32.self) }
+        get { Int(cell.load(fromByteOffset: ObjectLayout.elementsLength, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: ObjectLayout.elementsLength, as: UInt32.self) }
     }
     @inline(__always) public var elementsCapacity: Int {
-        get { Int(cell.load(fromByteOffset: 44, as: UInt32.self)) }
-        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 44, as: UInt32.self) }
+        get { Int(cell.load(fromByteOffset: ObjectLayout.elementsCapacity, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: ObjectLayout.elementsCapacity, as: UInt32.self) }
     }
-    @inline(__always) public func word(_ i: Int) -> UInt64 { cell.load(fromByteOffset: 48 + i * 8, as: UInt64.self) }
-    @inline(__always) public func setWord(_ i: Int, _ v: UInt64) { cell.storeBytes(of: v, toByteOffset: 48 + i * 8, as: UInt64.self) }
+    @inline(__always) public func word(_ i: Int) -> UInt64 { cell.load(fromByteOffset: ObjectLayout.kindWords + i * 8, as: UInt64.self) }
+    @inline(__always) public func setWord(_ i: Int, _ v: UInt64) { cell.storeBytes(of: v, toByteOffset: ObjectLayout.kindWords + i * 8, as: UInt64.self) }
     @inline(__always) public func extraValue(_ i: Int) -> Value { Value(bits: word(i)) }
     @inline(__always) public func setExtraValue(_ i: Int, _ v: Value) { setWord(i, v.bits) }
 
@@ -172,7 +172,7 @@ extension Runtime {
     func traceObject(_ cell: UnsafeMutableRawPointer, _ kind: CellKind, _ marker: inout Heap.Marker) {
         if kind == .shape { traceShape(cell, &marker); return }
         if kind == .symbol {
-            marker.mark(cell.load(fromByteOffset: 8, as: Value.self))
+            marker.mark(cell.load(fromByteOffset: 8, as: Value.self))   // the description
             return
         }
         if kind == .environment { traceEnvironment(cell, &marker); return }

@@ -126,18 +126,18 @@ public struct ShapeCell {
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
 
     @inline(__always) public var prototype: Value {
-        get { cell.load(fromByteOffset: 8, as: Value.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: Value.self) }
+        get { cell.load(fromByteOffset: ShapeLayout.prototype, as: Value.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: ShapeLayout.prototype, as: Value.self) }
     }
     @inline(__always) var info: ShapeInfo {
-        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self)).takeUnretainedValue()
+        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self)).takeUnretainedValue()
     }
     @inline(__always) public var slotCount: Int {
-        get { Int(cell.load(fromByteOffset: 24, as: UInt32.self)) }
-        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: 24, as: UInt32.self) }
+        get { Int(cell.load(fromByteOffset: ShapeLayout.slotCount, as: UInt32.self)) }
+        nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: ShapeLayout.slotCount, as: UInt32.self) }
     }
     @inline(__always) public var isDictionary: Bool {
-        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { $0.isDictionary }
+        Unmanaged<ShapeInfo>.fromOpaque(cell.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { $0.isDictionary }
     }
 
     public func lookup(_ key: PropertyKey) -> PropertyEntry? {
@@ -167,7 +167,7 @@ extension Runtime {
         if prototype.isCell { JSObject(prototype).flags |= ObjectFlags.isPrototype }
         let s = ShapeCell(cell)
         s.prototype = prototype
-        cell.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(info).toOpaque()), toByteOffset: 16, as: UnsafeRawPointer.self)
+        cell.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(info).toOpaque()), toByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self)
         s.slotCount = slotCount
         return cell
     }
@@ -262,7 +262,7 @@ extension Runtime {
     }
 
     func finalizeShape(_ cell: UnsafeMutableRawPointer) {
-        let raw = cell.load(fromByteOffset: 16, as: UnsafeRawPointer.self)
+        let raw = cell.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self)
         let info = Unmanaged<ShapeInfo>.fromOpaque(raw).takeUnretainedValue()
         if info.parentCell != nil, info.transitionKey != 0, let parent = info.parent {
             parent.removeTransition(info.transitionKey, ifTo: cell)

@@ -18,7 +18,7 @@ public enum StringFlags {
 }
 
 public struct StringCell {
-    public static let dataOffset = 16
+    public static let dataOffset = StringLayout.characters
     public let cell: UnsafeMutableRawPointer
 
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
@@ -40,7 +40,7 @@ public struct StringCell {
     /// FNV-1a over code units, cached in the cell.
     public var hash: UInt32 {
         let h = header(cell)
-        if h.pointee.flags & StringFlags.hasHash != 0 { return cell.load(fromByteOffset: 8, as: UInt32.self) }
+        if h.pointee.flags & StringFlags.hasHash != 0 { return cell.load(fromByteOffset: StringLayout.hash, as: UInt32.self) }
         var x: UInt32 = 2166136261
         let n = length
         if is16Bit {
@@ -50,7 +50,7 @@ public struct StringCell {
             let p = latin1
             for i in 0..<n { x = (x ^ UInt32(p[i])) &* 16777619 }
         }
-        cell.storeBytes(of: x, toByteOffset: 8, as: UInt32.self)
+        cell.storeBytes(of: x, toByteOffset: StringLayout.hash, as: UInt32.self)
         h.pointee.flags |= StringFlags.hasHash
         return x
     }
@@ -106,12 +106,12 @@ public struct RopeCell {
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
     @inline(__always) public var length: Int { Int(header(cell).pointee.aux) }
     @inline(__always) public var left: UnsafeMutableRawPointer? {
-        get { cell.load(fromByteOffset: 16, as: UnsafeMutableRawPointer?.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 16, as: UnsafeMutableRawPointer?.self) }
+        get { cell.load(fromByteOffset: StringLayout.ropeLeft, as: UnsafeMutableRawPointer?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: StringLayout.ropeLeft, as: UnsafeMutableRawPointer?.self) }
     }
     @inline(__always) public var right: UnsafeMutableRawPointer? {
-        get { cell.load(fromByteOffset: 24, as: UnsafeMutableRawPointer?.self) }
-        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 24, as: UnsafeMutableRawPointer?.self) }
+        get { cell.load(fromByteOffset: StringLayout.ropeRight, as: UnsafeMutableRawPointer?.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: StringLayout.ropeRight, as: UnsafeMutableRawPointer?.self) }
     }
     @inline(__always) public var is16Bit: Bool { header(cell).pointee.flags & StringFlags.is16Bit != 0 }
 }
