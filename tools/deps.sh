@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Installs what building Sable needs beyond Swift: libseccomp (the lockdown worker).
-# Debian/Ubuntu; a no-op when the header is already there.
+# Installs what building and testing Sable needs beyond Swift (Debian/Ubuntu; a no-op when
+# everything is there): libseccomp (the lockdown worker), a C compiler (the policy probe
+# test), and the arm64 cross tools (the arm64 assembler's execution tests run the code
+# under qemu-aarch64, loaded by a program built with aarch64-linux-gnu-gcc).
 set -euo pipefail
-if [ ! -f /usr/include/seccomp.h ]; then
+missing=()
+[ -f /usr/include/seccomp.h ] || missing+=(libseccomp-dev)
+command -v cc >/dev/null || missing+=(gcc)
+command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
+command -v aarch64-linux-gnu-gcc >/dev/null || missing+=(gcc-aarch64-linux-gnu)
+if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    echo "== installing libseccomp-dev"
+    echo "== installing ${missing[*]}"
     $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y libseccomp-dev
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
 fi
