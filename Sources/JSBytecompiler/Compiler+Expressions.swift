@@ -112,6 +112,7 @@ extension FunctionCompiler {
 
     @discardableResult
     func expression(_ e: Expr, into dst: Int?, inferredName: String? = nil) throws(CompileError) -> Int {
+        try checkStack(e.span.start)
         switch e.kind {
         case .identifier(let name):
             if name == "undefined" && resolve(name) == nil {
@@ -609,6 +610,7 @@ extension FunctionCompiler {
     /// Compiles one link of a (possibly optional) chain into `r`. If `thisOut` is given,
     /// the object of a member access is left there (the `this` of a method call).
     func chainElement(_ e: Expr, into r: Int, exits: inout [Int], thisOut: Int?) throws(CompileError) {
+        try checkStack(e.span.start)
         switch e.kind {
         case .member(let object, let property, let optional):
             let o: Int
@@ -984,6 +986,7 @@ extension FunctionCompiler {
 
     /// Binds a declaration's pattern (let/const/var/parameters/catch) to a value.
     func bindPattern(_ p: Pattern, valueRegister v: Int, initialize: Bool) throws(CompileError) {
+        try checkStack(p.span.start)
         switch p.kind {
         case .identifier(let name):
             try storeName(name, v, initialize: initialize, offset: p.span.start)
@@ -1076,6 +1079,7 @@ extension FunctionCompiler {
 
     /// Assigns to an assignment pattern (destructuring assignment, for-in/of targets).
     func assignPattern(_ p: Pattern, valueRegister v: Int) throws(CompileError) {
+        try checkStack(p.span.start)
         switch p.kind {
         case .identifier(let name):
             try storeName(name, v, initialize: false, offset: p.span.start)
@@ -1095,6 +1099,7 @@ extension FunctionCompiler {
     }
 
     func classExpression(_ c: ClassNode, inferredName: String? = nil) throws(CompileError) -> Int {
+        try checkStack(c.span.start)
         let result = temp()
         let mark = nextRegister
         // Private names ("#x" bindings holding a fresh symbol per class evaluation), the

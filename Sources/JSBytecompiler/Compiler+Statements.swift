@@ -32,6 +32,7 @@ extension FunctionCompiler {
     }
 
     func statement(_ s: Stmt) throws(CompileError) {
+        try checkStack(s.span.start)
         mark(s.span.start)
         let saved = nextRegister
         defer { nextRegister = saved }
@@ -543,6 +544,7 @@ extension FunctionCompiler {
     /// patching. `&&`, `||` and `!` become control flow (no boolean is materialized), and
     /// comparisons fuse with their jump.
     func conditionJumps(_ test: Expr, when: Bool) throws(CompileError) -> [Int] {
+        try checkStack(test.span.start)
         let m = nextRegister
         defer { nextRegister = m }
         switch test.kind {

@@ -13,6 +13,14 @@ import JSBytecode
 public struct CompileError: Error, Sendable {
     public var message: String
     public var offset: Int
+    /// Nesting too deep for the native stack: a RangeError, not a SyntaxError.
+    public var isRangeError = false
+
+    public init(message: String, offset: Int, isRangeError: Bool = false) {
+        self.message = message
+        self.offset = offset
+        self.isRangeError = isRangeError
+    }
 }
 
 public enum Compiler {
@@ -143,11 +151,22 @@ final class FunctionCompiler {
     /// Top-level eval code: free names resolve dynamically.
     var isEvalCode = false
 
+    /// The native-stack limit of the walks (`StackGuard`; the compiler recurses over the tree).
+    let stackLimit: UInt
+
     init(code: CodeBlock, parent: FunctionCompiler?, function: FunctionNode?, source: SourceFile) {
         self.code = code
         self.parent = parent
         self.function = function
         self.source = source
+        self.stackLimit = parent?.stackLimit ?? StackGuard.limit()
+    }
+
+    /// Every recursive walk of the compiler calls this first.
+    @inline(__always) func checkStack(_ offset: Int32) throws(CompileError) {
+        if !StackGuard.hasRoom(stackLimit) {
+            throw CompileError(message: "Maximum call stack size exceeded (nesting too deep)", offset: Int(offset), isRangeError: true)
+        }
     }
 
     // MARK: - Emission

@@ -1,6 +1,7 @@
 // The runtime: one heap, its atoms, the register file and the current realm.
 
 #if canImport(Glibc)
+import JSSyntax
 import Glibc
 #endif
 
@@ -29,6 +30,8 @@ public final class Runtime {
     let registers: UnsafeMutablePointer<Value>
     var frames = FrameStack()
     var nativeDepth = 0
+    /// The native-stack limit of the thread running this runtime (`checkStack`).
+    var stackLimit: UInt = StackGuard.limit()
     /// Every live CodeData, by address (the conservative stack scan looks words up here).
     var allCodeData: [UInt: CodeData] = [:]
     /// Advanced by every change to the own properties or prototype of an object flagged

@@ -18,6 +18,23 @@ import Darwin
 func sable_pthread_getattr_np(_ thread: pthread_t, _ attr: UnsafeMutablePointer<pthread_attr_t>) -> Int32
 #endif
 
+/// The native-stack guard every recursive walk of the engine uses (the parser, the
+/// compiler's walks, the runtime's recursive builtins and native calls), as V8's stack
+/// guard and QuickJS's `js_check_stack_overflow` are: one comparison of the current stack
+/// position with a limit `StackBounds.margin` above the thread's lowest stack address.
+/// Running out gives `RangeError: Maximum call stack size exceeded`, never a SIGSEGV.
+public enum StackGuard {
+    /// The lowest stack address the current thread may reach before recursion must stop
+    /// (the thread's bounds are cached: a lock and a table lookup).
+    public static func limit() -> UInt { Parser.computeStackLimit() }
+
+    /// Whether the stack pointer is still above `limit`.
+    @inline(__always) public static func hasRoom(_ limit: UInt) -> Bool {
+        var here: UInt8 = 0
+        return withUnsafeMutablePointer(to: &here) { UInt(bitPattern: $0) } >= limit
+    }
+}
+
 /// Per-thread stack bounds, found once per thread.
 enum StackBounds {
     /// Kept free below the limit for the work done between checks and for unwinding.

@@ -107,6 +107,7 @@ extension Runtime {
     /// FlattenIntoArray.
     func flattenIntoArray(_ target: JSObject, _ source: JSObject, _ sourceLen: Int, _ start: Int, _ depth: Double,
                           mapper: Value? = nil, thisArg: Value = .undefined) throws(JSException) -> Int {
+        try checkStack()
         var targetIndex = start
         for sourceIndex in 0..<sourceLen {
             guard try hasIndex(source, sourceIndex) else { continue }

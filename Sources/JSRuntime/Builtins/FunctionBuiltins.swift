@@ -105,7 +105,7 @@ extension Runtime {
         do {
             code = try Compiler.compileScript(program)
         } catch {
-            throw try makeError(.syntaxError, error.message)
+            throw try makeError(error.isRangeError ? .rangeError : .syntaxError, error.message)
         }
         return try runScript(code)
     }

@@ -217,6 +217,7 @@ extension Runtime {
 
     /// InternalizeJSONProperty.
     func internalize(_ holder: JSObject, _ name: Key, _ reviver: Value) throws(JSException) -> Value {
+        try checkStack()
         let val = try get(holder, name, receiver: Value(cell: holder.cell))
         heap.pushRoot(val)
         defer { heap.popRoots(1) }
@@ -389,6 +390,7 @@ extension Runtime {
 
         func enter(_ o: JSObject) throws(JSException) {
             if stack.contains(o.cell) { throw try rt.typeError("Converting circular structure to JSON") }
+            try rt.checkStack()
             if stack.count > 4000 { throw try rt.rangeError("Maximum call stack size exceeded") }
             stack.append(o.cell)
         }

@@ -8,6 +8,7 @@ extension Runtime {
     /// global Script; returns its completion value. A script's code block belongs to the
     /// runtime that first runs it: compile it again for another runtime.
     public func runScript(compiled code: CodeBlock) throws(JSException) -> Value {
-        try runScript(code)
+        refreshStackLimit()
+        return try runScript(code)
     }
 }

@@ -304,7 +304,7 @@ extension Runtime {
         do {
             code = try Compiler.compileEval(program, strict: strict, allowsNewTarget: options.allowNewTarget)
         } catch {
-            throw try makeError(.syntaxError, error.message)
+            throw try makeError(error.isRangeError ? .rangeError : .syntaxError, error.message)
         }
         let env = caller?.env
         if !strict { try evalDeclarationInstantiation(code, env: env) }

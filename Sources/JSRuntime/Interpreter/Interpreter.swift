@@ -129,6 +129,7 @@ extension Runtime {
 
     /// Parses, compiles and runs a script in the current realm; returns its completion value.
     public func evaluateScript(_ source: SourceFile, strict: Bool = false) throws(JSException) -> Value {
+        refreshStackLimit()
         let program: Program
         do {
             program = try parseScript(source, options: ParseOptions(strict: strict))
@@ -140,7 +141,7 @@ extension Runtime {
             code = try Compiler.compileScript(program)
         } catch {
             let (line, column) = source.position(of: error.offset)
-            throw try makeError(.syntaxError, error.message, location: "\(source.name):\(line):\(column)")
+            throw try makeError(error.isRangeError ? .rangeError : .syntaxError, error.message, location: "\(source.name):\(line):\(column)")
         }
         return try runScript(code)
     }
@@ -173,9 +174,28 @@ extension Runtime {
         return try run(entryDepth: frames.count - 1)
     }
 
+    /// The native-stack check (`StackGuard`): every place where the runtime recurses on the
+    /// native stack — native calls and constructs, bound functions, recursive builtins —
+    /// calls this first. The limit is the current thread's (`refreshStackLimit`).
+    @inline(__always) func checkStack() throws(JSException) {
+        if !StackGuard.hasRoom(stackLimit) { throw try stackOverflow() }
+    }
+
+    @inline(never) func stackOverflow() throws(JSException) -> JSException {
+        // Throwing needs some stack: the error object is made with the margin to spare.
+        try rangeError("Maximum call stack size exceeded")
+    }
+
+    /// Takes the limit of the thread that is about to run this runtime (a runtime may be
+    /// used from one thread at a time, not always the same one).
+    func refreshStackLimit() {
+        if frames.count == 0 && nativeDepth == 0 { stackLimit = StackGuard.limit() }
+    }
+
     /// Calls a function value from native code.
     func callFunction(_ f: Value, this: Value, _ args: UnsafeBufferPointer<Value>, newTarget: Value = .undefined) throws(JSException) -> Value {
         guard f.isCell else { throw try typeError("\(try describeForError(f)) is not a function") }
+        try checkStack()
         let o = JSObject(f)
         switch o.kind {
         case .nativeFunction:
@@ -200,6 +220,7 @@ extension Runtime {
 
     /// Construct(f, args, newTarget).
     func construct(_ f: Value, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
+        try checkStack()
         guard f.isCell, isObject(f), JSObject(f).flags & ObjectFlags.constructor != 0 else {
             throw try typeError("\(try describeForError(f)) is not a constructor")
         }
@@ -264,6 +285,7 @@ extension Runtime {
     }
 
     func callBound(_ o: JSObject, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
+        try checkStack()
         let target = o.extraValue(0)
         let boundThis = o.extraValue(1)
         let bound = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2)))
