@@ -305,32 +305,50 @@ extension Runtime {
         return reduceToSingleString(ctx, output, base: base, braces: braces, isArray: isArrayLike, recurseTimes: rt2, value: o)
     }
 
+    /// A Map or Set, from its internal entries (as node does): neither a `size` getter nor
+    /// a replaced `Symbol.iterator` runs, so NaN, Infinity or an endless iterator cannot
+    /// reach the printer. Up to 100 entries are shown, then "... N more items".
     func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool, name: String) throws(JSException) -> String {
-        let v = Value(cell: o.cell)
-        let sizeV = try get(o, key(static: "size"), receiver: v)
-        let size = sizeV.isNumber ? Int(sizeV.asNumber) : 0
-        let label = "\(name.isEmpty ? (isMap ? "Map" : "Set") : name)(\(size)) {"
+        let kindName = isMap ? "Map" : "Set"
+        if o.flags & ObjectFlags.weakCollection != 0 {
+            return "\(name.isEmpty ? "Weak\(kindName)" : name) { <items unknown> }"
+        }
+        let size = collectionIndex(o).live
+        let label = "\(name.isEmpty ? kindName : name)(\(size)) {"
         if size == 0 { return label + "}" }
-        if recurseTimes > ctx.maxDepth { return "[\(isMap ? "Map" : "Set")]" }
+        if recurseTimes > ctx.maxDepth { return "[\(kindName)]" }
+        // A snapshot of the live entries in a rooted array: formatting an entry may run
+        // getters that change the collection (or collect its old entries).
+        let stride = collectionStride(o)
+        let shown = min(size, 100)
+        var entries: [Value] = []
+        entries.reserveCapacity(shown * stride)
+        try collectionForEach(o) { i throws(JSException) in
+            guard entries.count < shown * stride else { return }
+            let e = collectionStorage(o).elements!
+            for j in 0..<stride { entries.append(e[i * stride + j]) }
+        }
+        let items = try entries.withUnsafeBufferPointer { b throws(JSException) in try newArray(b) }
+        heap.pushRoot(Value(cell: items.cell))
+        defer { heap.popRoots(1) }
         let rt2 = recurseTimes + 1
         ctx.seen.append(o.cell)
         ctx.currentDepth = rt2
         var output: [String] = []
-        let items = try iterableToArray(v)
-        heap.pushRoot(Value(cell: items.cell))
-        defer { heap.popRoots(1) }
         ctx.indentationLvl += 2
-        for i in 0..<Int(items.arrayLength) {
-            let e = try element(items, i)
-            if isMap, isObject(e) {
-                let pair = JSObject(e)
-                let k = try formatValue(ctx, try element(pair, 0), recurseTimes: rt2)
-                let val = try formatValue(ctx, try element(pair, 1), recurseTimes: rt2)
+        var i = 0
+        while i + stride <= items.elementsLength {
+            let e = items.elements!
+            if isMap {
+                let k = try formatValue(ctx, e[i], recurseTimes: rt2)
+                let val = try formatValue(ctx, items.elements![i + 1], recurseTimes: rt2)
                 output.append("\(k) => \(val)")
             } else {
-                output.append(try formatValue(ctx, e, recurseTimes: rt2))
+                output.append(try formatValue(ctx, e[i], recurseTimes: rt2))
             }
+            i += stride
         }
+        if size > shown { output.append("... \(size - shown) more item\(size - shown > 1 ? "s" : "")") }
         ctx.indentationLvl -= 2
         ctx.seen.removeLast()
         return reduceToSingleString(ctx, output, base: "", braces: (label, "}"), isArray: false, recurseTimes: rt2, value: nil)
