@@ -4,6 +4,10 @@ import JSRuntime
 
 enum Convert {
     static let maxDepth = 64
+    static let foreignValueMessage = "a value of another JSContext (or a raw value no longer alive) cannot be used in this context"
+    /// The most elements `toArray`/`toObject` convert from one array-like (a `length` of
+    /// 2**53 is not a reason to allocate).
+    static let maxArrayLength = 1 << 24
 
     /// A Swift value as a JS value. The result is not rooted: root it before allocating.
     static func toJS(_ object: Any?, _ context: JSContext, depth: Int = 0) throws(JSException) -> Value {
@@ -11,8 +15,13 @@ enum Convert {
         guard let object else { return .undefined }
         if depth > maxDepth { throw try rt.rangeError("JSValue(object:): nesting too deep") }
         switch object {
-        case let v as JSValue: return v.value
-        case let v as Value: return v
+        case let v as JSValue:
+            // As JavaScriptCore checks: a value of another context is not a value here.
+            guard v.context === context else { throw try rt.typeError(Convert.foreignValueMessage) }
+            return v.value
+        case let v as Value:
+            guard rt.owns(v) else { throw try rt.typeError(Convert.foreignValueMessage) }
+            return v
         case let b as Bool: return Value(b)
         case let i as Int:
             if let i32 = Int32(exactly: i) { return Value(int32: i32) }
@@ -88,7 +97,7 @@ enum Convert {
         if v.isBool { return v.asBool }
         if v.isNumber { return v.asNumber }
         if rt.isString(v) { return try rt.flatten(v).swiftString }
-        if rt.isCallable(v) || !rt.isObject(v) || depth >= maxDepth { return JSValue(v, in: context) }
+        if rt.isCallable(v) || !rt.isObject(v) || depth >= maxDepth { return JSValue(unchecked: v, in: context) }
         if rt.isArrayObject(v) { return try arrayToSwift(JSObject(v), context, depth: depth) }
         return try objectToSwift(JSObject(v), context, depth: depth)
     }
@@ -97,6 +106,9 @@ enum Convert {
         let rt = context.runtime
         let ov = Value(cell: o.cell)
         let length = try rt.toLength(try rt.get(o, "length"))
+        if length > maxArrayLength {
+            throw try rt.rangeError("toArray: length \(length) is more than \(maxArrayLength) elements")
+        }
         var result: [Any?] = []
         result.reserveCapacity(length)
         for i in 0..<length {
