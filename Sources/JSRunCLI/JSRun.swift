@@ -19,9 +19,11 @@ public enum JSRun {
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
       --gc-stats        print the number of collections to stderr when the script ends
-      --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
-                        (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
-      --timeout=SECONDS end the worker after SECONDS (exit status 124; per input in the REPL)
+      --max-heap=SIZE   limit the heap (bytes, or with k/M/G: 64M, 1G; at most 1024G); exceeding
+                        it is an out-of-memory error (the locked worker also gets RLIMIT_AS =
+                        4 x SIZE + 2G)
+      --timeout=SECONDS end the worker after SECONDS (0.001 to 31536000; exit status 124; per
+                        input in the REPL)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
@@ -30,7 +32,8 @@ public enum JSRun {
       --version, -v     print the version
       -h, --help        print this help
 
-    FILE may be - (stdin). The arguments after FILE (all positional arguments with -e/-p)
+    FILE may be - (stdin). A script may be up to 64 MiB less 64 KiB (one message to the
+    worker). The arguments after FILE (all positional arguments with -e/-p)
     are the global scriptArgs, a frozen array of strings (FILE itself is not included).
     An uncaught exception prints "Uncaught Name: message" and its stack, and exits 1.
 

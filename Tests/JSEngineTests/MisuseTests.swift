@@ -183,6 +183,11 @@ import JSSyntax
         // Self-reference ends at the conversion depth.
         let cyclic = context.evaluateScript("var o = {}; o.o = o; o")!.toDictionary()
         #expect(cyclic["o"] != nil)
+        // A shared-node graph with 2**40 paths converts each node once.
+        context.exception = nil
+        let dag = context.evaluateScript("var d = { leaf: 1 }; for (var i = 0; i < 40; i++) d = { a: d, b: d }; d")!.toDictionary()
+        #expect(dag.count == 2)
+        #expect(context.exception == nil)
         // Printing anything.
         let weird = context.evaluateScript("""
             var m = new Map([[1, 2]]); Object.defineProperty(m, 'size', { get() { return NaN } }); m
