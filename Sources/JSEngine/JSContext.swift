@@ -25,7 +25,9 @@ public final class JSContext {
     /// The last uncaught exception (set whenever an operation throws; clear it yourself).
     public var exception: JSValue?
 
-    /// Called with every uncaught exception (after `exception` is set).
+    /// Called with every uncaught exception (after `exception` is set). An exception
+    /// thrown by a call the handler makes into this context sets `exception` but does not
+    /// call the handler again (no unbounded recursion).
     public var exceptionHandler: ((JSContext, JSValue) -> Void)?
 
     /// Receives `console.log`/`info`/`debug` output (printed to stdout when nil).
@@ -127,8 +129,14 @@ public final class JSContext {
     func report(_ error: JSException) {
         let e = JSValue(unchecked: error.value, in: self)
         exception = e
-        exceptionHandler?(self, e)
+        guard !inExceptionHandler, let handler = exceptionHandler else { return }
+        inExceptionHandler = true
+        defer { inExceptionHandler = false }
+        handler(self, e)
     }
+
+    /// True while `exceptionHandler` runs.
+    var inExceptionHandler = false
 
     /// Runs `body`; on a JS exception reports it and returns nil.
     func attempt<T>(_ body: () throws(JSException) -> T) -> T? {

@@ -153,6 +153,21 @@ import JSSyntax
         #expect(context.evaluateScript("1 + 1")?.toInt32() == 2)
     }
 
+    @Test func exceptionHandlerThatThrowsAgain() {
+        let context = JSContext()
+        var calls = 0
+        context.exceptionHandler = { ctx, _ in
+            calls += 1
+            // Throws again from inside the handler: recorded, the handler not re-entered.
+            ctx.evaluateScript("throw new Error('again')")
+        }
+        #expect(context.evaluateScript("throw new Error('first')") == nil)
+        #expect(calls == 1)
+        #expect(context.exception?["message"].toString() == "again")
+        #expect(context.evaluateScript("null.x") == nil)
+        #expect(calls == 2)
+    }
+
     @Test func jobsRunWhenTheOutermostCallReturns() {
         let context = JSContext()
         context.evaluateScript("var log = []")

@@ -272,3 +272,22 @@ func runJSRun(_ args: [String], closed: Set<Int32> = [], stdin: String = "/dev/n
         #expect(r.output.hasPrefix("small\n") && r.output.contains("[output truncated"))
     }
 }
+
+@Suite struct ReplMisuseTests {
+    @Test func replPrintsHostileValues() {
+        let input = """
+            var m = new Map([[1, 2]]); Object.defineProperty(m, 'size', { get() { return NaN } }); m
+            var a = []; a.length = 2 ** 32 - 1; a
+            var o = {}; Object.defineProperty(o, Symbol.toStringTag, { get() { throw new Error('tag') } }); o
+            6 * 7
+            .exit
+
+            """
+        let (output, status) = runWithTerminal([], input: input)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("Map(1) { 1 => 2 }"), "\(output)")
+        #expect(output.contains("[ <100 empty items>, ... 4294967195 more items ]"), "\(output)")
+        #expect(output.contains("Uncaught Error: tag"), "\(output)")
+        #expect(output.contains("42"), "\(output)")
+    }
+}
