@@ -77,11 +77,17 @@ extension Runtime {
     }
 
     /// Formats a value the way node's `util.inspect` does (top: strings unquoted).
+    /// `maxDepth` is clamped to `inspectDepthLimit` (the printer recurses once per level
+    /// shown: a larger depth over a deeply nested object would exhaust the native stack).
     public func inspect(_ v: Value, depth: Int, top: Bool = false, maxDepth: Int = 2) throws(JSException) -> String {
         if top && isString(v) { return try flatten(v).swiftString }
-        let ctx = InspectContext(maxDepth: maxDepth)
-        return try formatValue(ctx, v, recurseTimes: depth)
+        let limit = min(max(maxDepth, 0), Runtime.inspectDepthLimit)
+        let ctx = InspectContext(maxDepth: limit)
+        return try formatValue(ctx, v, recurseTimes: min(max(depth, 0), limit + 1))
     }
+
+    /// The deepest nesting `inspect` shows.
+    public static let inspectDepthLimit = 100
 
     final class InspectContext {
         var seen: [UnsafeMutableRawPointer] = []
