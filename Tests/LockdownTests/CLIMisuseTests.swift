@@ -177,7 +177,7 @@ func runJSRun(_ args: [String], closed: Set<Int32> = [], stdin: String = "/dev/n
         ("var m = new Map([[1, 2]]); Object.defineProperty(m, 'size', { value: Infinity }); console.log(m)", "Map(1) { 1 => 2 }\n"),
         ("var s = new Set([1]); Object.defineProperty(s, 'size', { value: 2 ** 64 }); console.log(s)", "Set(1) { 1 }\n"),
         ("var s = new Set([1]); Object.defineProperty(s, 'size', { value: -1 }); console.log(s)", "Set(1) { 1 }\n"),
-        ("class M extends Map { get size() { return 1e300 } }; console.log(new M([[1, 2]]))", "M(1) { 1 => 2 }\n"),
+        ("class M extends Map { get size() { return 1e300 } }; console.log(new M([[1, 2]]))", "M(1) [Map] { 1 => 2 }\n"),
         ("Set.prototype[Symbol.iterator] = function () { return { next() { return { done: false, value: 1 } } } }; console.log(new Set([1, 2]))",
          "Set(2) { 1, 2 }\n"),
         ("Map.prototype.entries = Map.prototype[Symbol.iterator] = function* () { for (;;) yield [0, 0] }; console.log(new Map([['a', 1]]))",

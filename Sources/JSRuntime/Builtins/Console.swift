@@ -252,7 +252,16 @@ extension Runtime {
             else { base = "[Symbol: \(try formatValue(ctx, p, recurseTimes: 0))]" }
             if keys.isEmpty { return base }
         } else if o.kind == .map || o.kind == .set {
-            return try formatCollection(ctx, o, recurseTimes: recurseTimes, isMap: o.kind == .map, name: prefixName)
+            return try formatCollection(ctx, o, recurseTimes: recurseTimes, isMap: o.kind == .map,
+                                        ctorName: o.prototype.isNull ? nil : ctorName, keys: keys)
+        } else if isRegExpObject(v) {
+            // From [[OriginalSource]] and [[OriginalFlags]]: no `source`/`flags` getter runs.
+            let flags = o.extraValue(2)
+            base = "/" + String(decoding: try escapedRegExpSource(o), as: UTF16.self) + "/"
+                + (isString(flags) ? try flatten(flags).swiftString : "")
+            if o.prototype.isNull { base = "[RegExp: null prototype] " + base }
+            else if prefixName != "RegExp" && !prefixName.isEmpty { base = "\(prefixName) " + base }
+            if keys.isEmpty { return base }
         } else {
             if let tagKey = Optional(symbolKey(wellKnown.toStringTag)), wellKnown.toStringTag.isCell {
                 let tag = try get(o, tagKey, receiver: v)
@@ -314,14 +323,22 @@ extension Runtime {
     /// A Map or Set, from its internal entries (as node does): neither a `size` getter nor
     /// a replaced `Symbol.iterator` runs, so NaN, Infinity or an endless iterator cannot
     /// reach the printer. Up to 100 entries are shown, then "... N more items".
-    func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool, name: String) throws(JSException) -> String {
-        let kindName = isMap ? "Map" : "Set"
-        if o.flags & ObjectFlags.weakCollection != 0 {
-            return "\(name.isEmpty ? "Weak\(kindName)" : name) { <items unknown> }"
-        }
+    /// Labels as node's: `Map(2) {`, `MyMap(2) [Map] {`, `[Map(2): null prototype] {`; own
+    /// enumerable properties follow the entries.
+    func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool,
+                          ctorName: String?, keys: [Key]) throws(JSException) -> String {
+        let weak = o.flags & ObjectFlags.weakCollection != 0
+        let kindName = (weak ? "Weak" : "") + (isMap ? "Map" : "Set")
         let size = collectionIndex(o).live
-        let label = "\(name.isEmpty ? kindName : name)(\(size)) {"
-        if size == 0 { return label + "}" }
+        let sized = weak ? kindName : "\(kindName)(\(size))"
+        let label: String
+        switch ctorName {
+        case nil, "": label = "[\(sized): null prototype] {"
+        case kindName?: label = "\(sized) {"
+        case let name?: label = weak ? "\(name) [\(kindName)] {" : "\(name)(\(size)) [\(kindName)] {"
+        }
+        if weak { return label + " <items unknown> }" }
+        if size == 0 && keys.isEmpty { return label + "}" }
         if recurseTimes > ctx.maxDepth { return "[\(kindName)]" }
         // A snapshot of the live entries in a rooted array: formatting an entry may run
         // getters that change the collection (or collect its old entries).
@@ -355,6 +372,15 @@ extension Runtime {
             i += stride
         }
         if size > shown { output.append("... \(size - shown) more item\(size - shown > 1 ? "s" : "")") }
+        for k in keys {
+            guard let p = try getOwnProperty(o, k) else { continue }
+            let name = try inspectKey(k, ctx)
+            switch p {
+            case .data(let val, _): output.append("\(name): \(try formatValue(ctx, val, recurseTimes: rt2))")
+            case .accessor(let g, let s, _):
+                output.append("\(name): [\(g.isUndefined ? "Setter" : s.isUndefined ? "Getter" : "Getter/Setter")]")
+            }
+        }
         ctx.indentationLvl -= 2
         ctx.seen.removeLast()
         return reduceToSingleString(ctx, output, base: "", braces: (label, "}"), isArray: false, recurseTimes: rt2, value: nil)
