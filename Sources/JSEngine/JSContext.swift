@@ -9,7 +9,7 @@ import JSRuntime
 /// **Threads.** A context, its `JSValue`s and its `runtime` are used from one thread
 /// at a time: they are not `Sendable` and take no locks. Moving a context with all its
 /// values to another thread between calls is fine; touching it from two threads at once
-/// is not. Separate contexts share nothing and may run on different threads at once.
+/// is not. Separate contexts share no JS state and may run on different threads at once.
 ///
 /// **Misuse is refused, not undefined.** A `JSValue` of another context is a
 /// `TypeError` here; a `JSValue` keeps its context alive, so it cannot outlive it; a

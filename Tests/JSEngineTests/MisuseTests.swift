@@ -180,6 +180,28 @@ import JSSyntax
         #expect(context.evaluateScript("log.join()")?.toString() == "job")
     }
 
+    // MARK: - Threads
+
+    /// A context made and used inside one task (the thread rule: one thread at a time).
+    static func busyContext(_ seed: Int) async -> String? {
+        let context = JSContext()
+        let r = context.evaluateScript("""
+            var m = new Map(), a = [];
+            for (var i = 0; i < 5000; i++) { m.set('k' + i, { i: i * \(seed) }); a.push(String(i)); }
+            a.join('').length + ':' + m.get('k777').i
+            """)
+        context.collectGarbage()
+        return r?.toString()
+    }
+
+    @Test func separateContextsOnSeparateThreads() async {
+        async let one = Self.busyContext(1)
+        async let two = Self.busyContext(2)
+        async let three = Self.busyContext(3)
+        let results = await [one, two, three]
+        #expect(results == ["18890:777", "18890:1554", "18890:2331"])
+    }
+
     // MARK: - Conversions of hostile values
 
     @Test func hostileArrayLikes() {
