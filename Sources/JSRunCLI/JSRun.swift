@@ -173,7 +173,7 @@ public enum JSRun {
         return .success(bytes)
     }
 
-    /// Seconds: a finite number greater than 0 and at most `maxTimeout`.
+    /// Seconds: a finite decimal number from 0.001 to `maxTimeout`.
     static func parseTimeout(_ s: String) -> Result<Double, OptionError> {
         // Decimal only: Double(_:) also takes "inf", "nan" and hexadecimal.
         guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+") }),
