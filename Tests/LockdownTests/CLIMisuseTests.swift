@@ -202,6 +202,12 @@ func runJSRun(_ args: [String], closed: Set<Int32> = [], stdin: String = "/dev/n
         #expect(r.stdout == c.output, "\(c.script)")
     }
 
+    @Test func uncaughtValueThatCannotBePrinted() {
+        let r = runJSRun(["-e", "var e = new Error('x'); Object.defineProperty(e, 'stack', { get() { throw 2 } }); throw e"])
+        #expect(r.status == 1 && !r.signaled)
+        #expect(r.stderr.hasPrefix("Uncaught exception: an object that could not be printed"), "\(r.stderr)")
+    }
+
     @Test func bigCollectionsShowTheFirst100() {
         let r = runJSRun(["-e", "var s = new Set(); for (var i = 0; i < 150; i++) s.add(i); console.log(s)"])
         #expect(r.status == 0 && r.stdout.hasPrefix("Set(150) {") && r.stdout.contains("... 50 more items"), "\(r.stdout)")
