@@ -91,7 +91,10 @@ public final class JSValue: CustomStringConvertible {
     /// function): called after the context is gone, through a `Runtime` kept from
     /// `context.runtime`, it throws a `TypeError` instead of running `body`.
     /// The closure may call back into the same context (evaluate, call, read and set
-    /// properties); the nesting is bounded like JS recursion (a `RangeError`).
+    /// properties); the nesting is bounded like JS recursion (a `RangeError`). A `body`
+    /// that captures the context (or a `JSValue` of it) strongly keeps the context alive
+    /// for as long as the function exists, that is for the context's whole life: capture
+    /// it `[weak context]` if the context should go away when the embedder drops it.
     public convenience init(function body: @escaping (_ this: JSValue, _ args: [JSValue]) throws -> Any?,
                             name: String = "", in context: JSContext) {
         let native: NativeFunction = { [weak context] rt, this, args, _ throws(JSException) -> Value in
