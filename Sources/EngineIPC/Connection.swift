@@ -20,7 +20,8 @@ public struct Connection: Sendable {
 
     /// Sends one frame (the whole frame, retrying short writes and EINTR).
     public func send(_ frame: Frame) throws(IPCError) {
-        if frame.payload.count > maxPayload { throw .oversized(frame.payload.count) }
+        // The header's length is a u32, whatever `maxPayload` says.
+        if frame.payload.count > min(maxPayload, Int(UInt32.max)) { throw .oversized(frame.payload.count) }
         try writeAll(frame.encoded())
     }
 

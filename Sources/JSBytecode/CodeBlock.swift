@@ -82,6 +82,10 @@ public final class CodeBlock: @unchecked Sendable {
     public var usesArguments = false
     /// Runtime-owned per-code data (materialized constants, inline caches).
     public var runtimeData: AnyObject?
+    /// The runtime this code (and the code nested in it) belongs to, set when an embedder
+    /// first runs it (`Runtime.runScript(compiled:)`); weak, so a block whose runtime is
+    /// gone stays refused (its `runtimeData` points into a freed heap).
+    public weak var owner: AnyObject?
 
     public init(name: String, span: Span) {
         self.name = name

@@ -4,6 +4,19 @@ import JSRuntime
 
 enum Convert {
     static let maxDepth = 64
+    static let foreignValueMessage = "a value of another JSContext (or a raw value no longer alive) cannot be used in this context"
+    /// The most elements `toArray`/`toObject` convert from one array-like (a `length` of
+    /// 2**53 is not a reason to allocate).
+    static let maxArrayLength = 1 << 24
+
+    /// The state of one `toObject`/`toArray`/`toDictionary`: each object is converted once
+    /// (a graph that shares nodes — a DAG of depth 64 has up to 2**64 paths — is linear),
+    /// and the number of values is bounded (getters that make new objects for ever end in a
+    /// `RangeError` instead of running for ever).
+    final class Budget {
+        var remaining = 1 << 22
+        var converted: [UInt: Any?] = [:]
+    }
 
     /// A Swift value as a JS value. The result is not rooted: root it before allocating.
     static func toJS(_ object: Any?, _ context: JSContext, depth: Int = 0) throws(JSException) -> Value {
@@ -11,8 +24,13 @@ enum Convert {
         guard let object else { return .undefined }
         if depth > maxDepth { throw try rt.rangeError("JSValue(object:): nesting too deep") }
         switch object {
-        case let v as JSValue: return v.value
-        case let v as Value: return v
+        case let v as JSValue:
+            // As JavaScriptCore checks: a value of another context is not a value here.
+            guard v.context === context else { throw try rt.typeError(Convert.foreignValueMessage) }
+            return v.value
+        case let v as Value:
+            guard rt.owns(v) else { throw try rt.typeError(Convert.foreignValueMessage) }
+            return v
         case let b as Bool: return Value(b)
         case let i as Int:
             if let i32 = Int32(exactly: i) { return Value(int32: i32) }
@@ -82,33 +100,46 @@ enum Convert {
     }
 
     /// A JS value as a Swift value (see `JSValue.toObject`).
-    static func toSwift(_ v: Value, _ context: JSContext, depth: Int) throws(JSException) -> Any? {
+    static func toSwift(_ v: Value, _ context: JSContext, depth: Int, budget: Budget = Budget()) throws(JSException) -> Any? {
         let rt = context.runtime
+        budget.remaining -= 1
+        if budget.remaining < 0 { throw try rt.rangeError("toObject: more than \(1 << 22) values to convert") }
         if v.isNullish { return nil }
         if v.isBool { return v.asBool }
         if v.isNumber { return v.asNumber }
         if rt.isString(v) { return try rt.flatten(v).swiftString }
-        if rt.isCallable(v) || !rt.isObject(v) || depth >= maxDepth { return JSValue(v, in: context) }
-        if rt.isArrayObject(v) { return try arrayToSwift(JSObject(v), context, depth: depth) }
-        return try objectToSwift(JSObject(v), context, depth: depth)
+        if rt.isCallable(v) || !rt.isObject(v) || depth >= maxDepth { return JSValue(unchecked: v, in: context) }
+        let address = UInt(bitPattern: v.asCell)
+        if let done = budget.converted[address] { return done }
+        let result: Any?
+        if rt.isArrayObject(v) {
+            result = try arrayToSwift(JSObject(v), context, depth: depth, budget: budget)
+        } else {
+            result = try objectToSwift(JSObject(v), context, depth: depth, budget: budget)
+        }
+        budget.converted[address] = .some(result)
+        return result
     }
 
-    static func arrayToSwift(_ o: JSObject, _ context: JSContext, depth: Int) throws(JSException) -> [Any?] {
+    static func arrayToSwift(_ o: JSObject, _ context: JSContext, depth: Int, budget: Budget = Budget()) throws(JSException) -> [Any?] {
         let rt = context.runtime
         let ov = Value(cell: o.cell)
         let length = try rt.toLength(try rt.get(o, "length"))
+        if length > maxArrayLength {
+            throw try rt.rangeError("toArray: length \(length) is more than \(maxArrayLength) elements")
+        }
         var result: [Any?] = []
         result.reserveCapacity(length)
         for i in 0..<length {
             let e = try rt.get(o, i <= Int(UInt32.max - 1) ? .index(UInt32(i)) : try rt.toPropertyKey(Value(Double(i))), receiver: ov)
             rt.heap.pushRoot(e)
             defer { rt.heap.popRoots(1) }
-            result.append(try toSwift(e, context, depth: depth + 1))
+            result.append(try toSwift(e, context, depth: depth + 1, budget: budget))
         }
         return result
     }
 
-    static func objectToSwift(_ o: JSObject, _ context: JSContext, depth: Int) throws(JSException) -> [String: Any?] {
+    static func objectToSwift(_ o: JSObject, _ context: JSContext, depth: Int, budget: Budget = Budget()) throws(JSException) -> [String: Any?] {
         let rt = context.runtime
         let ov = Value(cell: o.cell)
         var result: [String: Any?] = [:]
@@ -122,7 +153,7 @@ enum Convert {
             let e = try rt.get(o, key, receiver: ov)
             rt.heap.pushRoot(e)
             defer { rt.heap.popRoots(1) }
-            result[name] = .some(try toSwift(e, context, depth: depth + 1))
+            result[name] = .some(try toSwift(e, context, depth: depth + 1, budget: budget))
         }
         return result
     }

@@ -4,6 +4,11 @@ import JSRuntime
 
 /// A JavaScript value. Holds its context alive; a heap value (object, string, symbol)
 /// stays a GC root for as long as this object lives.
+///
+/// A value belongs to one context: passing it to another context (as an argument, a
+/// property value, a thrown `JSValueError`) is a `TypeError` in that context, as in
+/// JavaScriptCore, never a reference into another heap. Like its context, a `JSValue` is
+/// used from one thread at a time (the context's; see `JSContext`).
 public final class JSValue: CustomStringConvertible {
     /// The context the value belongs to.
     public let context: JSContext
@@ -11,8 +16,21 @@ public final class JSValue: CustomStringConvertible {
     public let value: Value
     private let handle: Int
 
-    /// Wraps a raw value of `context`'s runtime, rooting it.
-    public init(_ value: Value, in context: JSContext) {
+    /// Wraps a raw value of `context`'s runtime, rooting it. A heap value that is not a
+    /// live cell of that runtime's heap (a raw value taken from another context, or kept
+    /// after its `JSValue` went away) is refused: the result is `undefined` and a
+    /// `TypeError` is reported to the context (`exception`, `exceptionHandler`).
+    public convenience init(_ value: Value, in context: JSContext) {
+        if context.runtime.owns(value) {
+            self.init(unchecked: value, in: context)
+        } else {
+            self.init(unchecked: .undefined, in: context)
+            context.reportForeignValue()
+        }
+    }
+
+    /// Wraps a value known to be of `context`'s runtime (the engine's own results).
+    init(unchecked value: Value, in context: JSContext) {
         self.context = context
         self.value = value
         handle = value.isCell ? context.handles.add(value) : -1
@@ -26,29 +44,29 @@ public final class JSValue: CustomStringConvertible {
 
     // MARK: - Creating values
 
-    public convenience init(undefinedIn context: JSContext) { self.init(.undefined, in: context) }
-    public convenience init(nullIn context: JSContext) { self.init(.null, in: context) }
-    public convenience init(bool: Bool, in context: JSContext) { self.init(Value(bool), in: context) }
-    public convenience init(double: Double, in context: JSContext) { self.init(Value(double), in: context) }
-    public convenience init(int32: Int32, in context: JSContext) { self.init(Value(int32: int32), in: context) }
+    public convenience init(undefinedIn context: JSContext) { self.init(unchecked: .undefined, in: context) }
+    public convenience init(nullIn context: JSContext) { self.init(unchecked: .null, in: context) }
+    public convenience init(bool: Bool, in context: JSContext) { self.init(unchecked: Value(bool), in: context) }
+    public convenience init(double: Double, in context: JSContext) { self.init(unchecked: Value(double), in: context) }
+    public convenience init(int32: Int32, in context: JSContext) { self.init(unchecked: Value(int32: int32), in: context) }
 
     public convenience init(string: String, in context: JSContext) {
-        self.init(context.attempt { () throws(JSException) in try context.runtime.makeString(string) } ?? .undefined, in: context)
+        self.init(unchecked: context.attempt { () throws(JSException) in try context.runtime.makeString(string) } ?? .undefined, in: context)
     }
 
     /// A new empty object.
     public convenience init(newObjectIn context: JSContext) {
-        self.init(context.attempt { () throws(JSException) in Value(cell: try context.runtime.newObject().cell) } ?? .undefined, in: context)
+        self.init(unchecked: context.attempt { () throws(JSException) in Value(cell: try context.runtime.newObject().cell) } ?? .undefined, in: context)
     }
 
     /// A new empty array.
     public convenience init(newArrayIn context: JSContext) {
-        self.init(context.attempt { () throws(JSException) in Value(cell: try context.runtime.newArray().cell) } ?? .undefined, in: context)
+        self.init(unchecked: context.attempt { () throws(JSException) in Value(cell: try context.runtime.newArray().cell) } ?? .undefined, in: context)
     }
 
     /// A new `Error` with `message`.
     public convenience init(newErrorFromMessage message: String, in context: JSContext) {
-        self.init(context.attempt { () throws(JSException) in try context.runtime.makeError(.error, message).value } ?? .undefined, in: context)
+        self.init(unchecked: context.attempt { () throws(JSException) in try context.runtime.makeError(.error, message).value } ?? .undefined, in: context)
     }
 
     /// Converts a Swift value: nil -> undefined, `JSValue` as is, Bool, integers and
@@ -57,7 +75,7 @@ public final class JSValue: CustomStringConvertible {
     /// -> functions. Anything else becomes its description string.
     public convenience init(object: Any?, in context: JSContext) {
         let v = context.attempt { () throws(JSException) in try Convert.toJS(object, context) } ?? .undefined
-        self.init(v, in: context)
+        self.init(unchecked: v, in: context)
     }
 
     /// A JS function whose body is a Swift closure. The closure gets the arguments; its
@@ -68,11 +86,21 @@ public final class JSValue: CustomStringConvertible {
     }
 
     /// A JS function whose body is a Swift closure that also receives `this`.
+    ///
+    /// The function holds its context weakly (the context owns the runtime that owns the
+    /// function): called after the context is gone, through a `Runtime` kept from
+    /// `context.runtime`, it throws a `TypeError` instead of running `body`.
+    /// The closure may call back into the same context (evaluate, call, read and set
+    /// properties); the nesting is bounded like JS recursion (a `RangeError`). A `body`
+    /// that captures the context (or a `JSValue` of it) strongly keeps the context alive
+    /// for as long as the function exists, that is for the context's whole life: capture
+    /// it `[weak context]` if the context should go away when the embedder drops it.
     public convenience init(function body: @escaping (_ this: JSValue, _ args: [JSValue]) throws -> Any?,
                             name: String = "", in context: JSContext) {
-        let native: NativeFunction = { [unowned context] rt, this, args, _ throws(JSException) -> Value in
-            let thisValue = JSValue(this, in: context)
-            let wrapped = args.map { JSValue($0, in: context) }
+        let native: NativeFunction = { [weak context] rt, this, args, _ throws(JSException) -> Value in
+            guard let context else { throw try rt.typeError("the JSContext of this native function is gone") }
+            let thisValue = JSValue(unchecked: this, in: context)
+            let wrapped = args.map { JSValue(unchecked: $0, in: context) }
             let result: Any?
             do {
                 result = try body(thisValue, wrapped)
@@ -84,7 +112,7 @@ public final class JSValue: CustomStringConvertible {
         let f = context.attempt { () throws(JSException) in
             Value(cell: try context.runtime.makeNativeFunction(name, length: 0, native).cell)
         }
-        self.init(f ?? .undefined, in: context)
+        self.init(unchecked: f ?? .undefined, in: context)
     }
 
     // MARK: - Type tests
@@ -162,7 +190,7 @@ public final class JSValue: CustomStringConvertible {
             let o = try object()
             return try rt.get(o, try propertyKey(name), receiver: value)
         }
-        return JSValue(v ?? .undefined, in: context)
+        return JSValue(unchecked: v ?? .undefined, in: context)
     }
 
     /// Sets a property to a Swift value (converted with `JSValue(object:in:)`); exceptions
@@ -242,14 +270,16 @@ public final class JSValue: CustomStringConvertible {
     private func invoke(this: Value, _ args: [Any?],
                         _ op: (Value, Value, UnsafeBufferPointer<Value>) throws(JSException) -> Value) -> JSValue? {
         let result = context.attempt { () throws(JSException) -> Value in
-            let r = try withArguments(args) { b throws(JSException) in try op(value, this, b) }
+            let r = try context.entering { () throws(JSException) in
+                try withArguments(args) { b throws(JSException) in try op(value, this, b) }
+            }
             rt.heap.pushRoot(r)
             defer { rt.heap.popRoots(1) }
-            try rt.runJobs()
+            try context.drainJobsIfOutermost()
             return r
         }
         guard let result else { return nil }
-        return JSValue(result, in: context)
+        return JSValue(unchecked: result, in: context)
     }
 
     // MARK: - Comparisons

@@ -71,6 +71,8 @@ enum Execute {
            let s = try? rt.flatten(stack).swiftString {
             return s
         }
-        return (try? rt.inspect(v, depth: 0, top: false)) ?? "exception"
+        if let s = try? rt.inspect(v, depth: 0, top: false) { return s }
+        // Printing ran a getter (the stack, a name, a tag) that threw.
+        return "exception: an object that could not be printed (a getter threw while it was read)"
     }
 }

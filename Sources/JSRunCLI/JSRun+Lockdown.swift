@@ -16,10 +16,7 @@ extension JSRun {
         var s = Supervisor.Settings.forked
         s.timeout = settings.timeout
         s.handleSignals = true
-        if options.maxHeapBytes > 0 {
-            // The Swift runtime and malloc reserve address space beyond the JS heap.
-            s.addressSpaceLimit = UInt64(options.maxHeapBytes) * 4 + (2 << 30)
-        }
+        s.addressSpaceLimit = Supervisor.addressSpaceLimit(forHeap: UInt64(clamping: options.maxHeapBytes))
         let supervisor: Supervisor
         do {
             supervisor = try Supervisor(s)
@@ -37,7 +34,7 @@ extension JSRun {
         request.dumpBytecode = options.dumpBytecode
         request.gcStress = options.gcStress
         request.gcStats = options.gcStats
-        request.maxHeapBytes = UInt64(options.maxHeapBytes)
+        request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)
         do {
             try supervisor.awaitLockedDown()
             // scriptArgs first: a request of its own, so the script's positions are untouched.

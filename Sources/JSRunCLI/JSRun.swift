@@ -19,9 +19,11 @@ public enum JSRun {
       --dump-bytecode   print the compiled bytecode before running
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
       --gc-stats        print the number of collections to stderr when the script ends
-      --max-heap=SIZE   limit the heap (e.g. 64M, 1G); exceeding it is an out-of-memory error
-                        (the locked worker also gets RLIMIT_AS = 4 x SIZE + 2G)
-      --timeout=SECONDS end the worker after SECONDS (exit status 124; per input in the REPL)
+      --max-heap=SIZE   limit the heap (bytes, or with k/M/G: 64M, 1G; at most 1024G); exceeding
+                        it is an out-of-memory error (the locked worker also gets RLIMIT_AS =
+                        4 x SIZE + 2G)
+      --timeout=SECONDS end the worker after SECONDS (0.001 to 31536000; exit status 124; per
+                        input in the REPL)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
@@ -30,7 +32,8 @@ public enum JSRun {
       --version, -v     print the version
       -h, --help        print this help
 
-    FILE may be - (stdin). The arguments after FILE (all positional arguments with -e/-p)
+    FILE may be - (stdin). A script may be up to 64 MiB less 64 KiB (one message to the
+    worker). The arguments after FILE (all positional arguments with -e/-p)
     are the global scriptArgs, a frozen array of strings (FILE itself is not included).
     An uncaught exception prints "Uncaught Name: message" and its stack, and exits 1.
 
@@ -44,6 +47,8 @@ public enum JSRun {
     """
 
     public static func main(_ arguments: [String]) -> Int32 {
+        // Before any pipe, socket or file is opened (nothing to report with if this fails).
+        guard StandardDescriptors.ensureOpen() else { return 71 }
         if let status = WorkerMain.runIfRequested(arguments) { return status }
         var args = Array(arguments.dropFirst())
         var lockdown = LockdownSettings()
@@ -62,22 +67,26 @@ public enum JSRun {
             case "--dump-bytecode": options.dumpBytecode = true
             case "-e", "-p":
                 guard !args.isEmpty else { FileIO.err("jsrun: \(a) needs an argument\n"); return 2 }
-                inline = (args.removeFirst(), a == "-p")
+                let code = args.removeFirst()
+                if code.utf8.count > FileIO.maxScriptBytes { FileIO.err("jsrun: \(FileIO.tooLarge(a).message)\n"); return 2 }
+                inline = (code, a == "-p")
             case _ where a.hasPrefix("--max-heap="):
-                guard let n = parseSize(String(a.dropFirst("--max-heap=".count))) else {
-                    FileIO.err("jsrun: bad --max-heap value\n"); return 2
+                switch parseSize(String(a.dropFirst("--max-heap=".count))) {
+                case .success(let n): options.maxHeapBytes = n
+                case .failure(let e): FileIO.err("jsrun: \(a.prefix { $0 != "=" }): \(e.message)\n"); return 2
                 }
-                options.maxHeapBytes = n
             case "--no-lockdown": lockdown.enabled = false
             case "--lockdown-selftest": return SelfTest.run()
             case "--lockdown-sweep": return SelfTest.sweep()
             case "--lockdown-sweep=fresh": return SelfTest.sweepFresh()
             case "--lockdown-policy": return SelfTest.printPolicy()
             case _ where a.hasPrefix("--timeout="):
-                guard let t = Double(a.dropFirst("--timeout=".count)), t > 0 else {
-                    FileIO.err("jsrun: bad --timeout value\n"); return 2
+                switch parseTimeout(String(a.dropFirst("--timeout=".count))) {
+                case .success(let t): lockdown.timeout = t
+                case .failure(let e): FileIO.err("jsrun: \(a.prefix { $0 != "=" }): \(e.message)\n"); return 2
                 }
-                lockdown.timeout = t
+            case "--max-heap", "--timeout":
+                FileIO.err("jsrun: \(a) needs a value: \(a)=\(a == "--timeout" ? "SECONDS" : "SIZE")\n"); return 2
             case "--version", "-v": FileIO.out("jsrun \(version)\n"); return 0
             case "--help", "-h": FileIO.out(usage); return 0
             default:
@@ -138,12 +147,42 @@ public enum JSRun {
         return Execute.run(source, in: rt, options: options, printResult: printResult)
     }
 
-    /// `64M`, `1G`, `512k`, or a byte count.
-    static func parseSize(_ s: String) -> Int? {
-        guard let last = s.last else { return nil }
+    struct OptionError: Error { var message: String }
+
+    /// The largest `--max-heap` (1 TiB): the worker's address-space limit is derived from it.
+    static let maxHeapLimit = 1 << 40
+    /// The longest `--timeout` in seconds (a year).
+    static let maxTimeout = 365.0 * 24 * 3600
+
+    /// `64M`, `1G`, `512k`, or a byte count: a whole number from 1 byte to `maxHeapLimit`.
+    static func parseSize(_ s: String) -> Result<Int, OptionError> {
         let multipliers: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
-        if let m = multipliers[last], let n = Int(s.dropLast()) { return n * m }
-        return Int(s)
+        var digits = Substring(s)
+        var multiplier = 1
+        if let last = s.last, let m = multipliers[last] { multiplier = m; digits = digits.dropLast() }
+        let expected = "expected a size such as 64M, 1G, 512k or a number of bytes"
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            if digits.first == "-" { return .failure(OptionError(message: "the size must be positive")) }
+            return .failure(OptionError(message: s.isEmpty ? "empty size; \(expected)" : "'\(s)' is not a size; \(expected)"))
+        }
+        // Digits only: nil means more than Int holds.
+        guard let n = Int(digits) else { return .failure(OptionError(message: "'\(s)' is too large (at most 1024G)")) }
+        let (bytes, overflow) = n.multipliedReportingOverflow(by: multiplier)
+        if overflow || bytes > maxHeapLimit { return .failure(OptionError(message: "'\(s)' is too large (at most 1024G)")) }
+        if bytes == 0 { return .failure(OptionError(message: "the size must be positive (omit --max-heap for no limit)")) }
+        return .success(bytes)
+    }
+
+    /// Seconds: a finite decimal number from 0.001 to `maxTimeout`.
+    static func parseTimeout(_ s: String) -> Result<Double, OptionError> {
+        // Decimal only: Double(_:) also takes "inf", "nan" and hexadecimal.
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "-" || $0 == "+") }),
+              let t = Double(s), t.isFinite else {
+            return .failure(OptionError(message: "'\(s)' is not a number of seconds"))
+        }
+        if t < 0.001 { return .failure(OptionError(message: "'\(s)': the timeout must be at least 0.001 seconds (omit --timeout for none)")) }
+        if t > maxTimeout { return .failure(OptionError(message: "'\(s)' is too long (at most \(Int(maxTimeout)) seconds, a year)")) }
+        return .success(t)
     }
 
     /// Parses one file; prints `file:line:column: SyntaxError: message`, the line and a caret.

@@ -15,11 +15,22 @@ import Lockdown
 /// keeps one realm: globals persist between evaluations. If the worker dies (a
 /// forbidden system call, a crash, a timeout), the call throws how it ended and every
 /// later call throws the same.
+///
+/// Calls out of order throw `Failure.invalidUse` and leave the worker as it was:
+/// `submit` while a result is pending, `awaitResult` with nothing submitted, any call
+/// after `close()` (closing again is allowed and does nothing), options out of range,
+/// a source over the message limit.
+///
+/// **Threads.** A `LockedWorker` is used from one thread at a time (it is not
+/// `Sendable`; handing it to another thread between calls is fine). Its `Result` and
+/// `Failure` are `Sendable`. Separate workers are independent and may be used from
+/// different threads at once.
 public final class LockedWorker {
     public struct Options: Sendable {
         /// The executable to start in worker mode (default: this program).
         public var executable = "/proc/self/exe"
-        /// Seconds start-up and each evaluation may take (nil: no limit).
+        /// Seconds start-up and each evaluation may take (nil: no limit; otherwise a
+        /// finite number greater than 0).
         public var timeout: Double?
         /// The JS heap limit per evaluation in bytes (0: none).
         public var maxHeapBytes: UInt64 = 0
@@ -47,6 +58,8 @@ public final class LockedWorker {
         case timedOut
         case interrupted(signal: Int32)
         case protocolError(String)
+        /// A call out of order, or an argument out of range; the worker is unchanged.
+        case invalidUse(String)
 
         init(_ end: Supervisor.End) {
             switch end {
@@ -69,6 +82,7 @@ public final class LockedWorker {
             case .timedOut: return "worker timed out"
             case .interrupted(let s): return "worker interrupted by \(signalName(s))"
             case .protocolError(let w): return "worker protocol error: \(w)"
+            case .invalidUse(let w): return "invalid use of LockedWorker: \(w)"
             }
         }
     }
@@ -77,9 +91,16 @@ public final class LockedWorker {
     let options: Options
     var nextID: UInt32 = 1
     var pending: UInt32?
+    var closed = false
+
+    /// The largest source `evaluate`/`submit` accept: what fits in one message to the worker.
+    public static let maxSourceBytes = Frame.defaultMaxPayload - (64 << 10)
 
     /// Starts a worker and waits until it is locked down.
     public init(options: Options = Options()) throws(Failure) {
+        if let t = options.timeout, !(t > 0 && t.isFinite) {
+            throw .invalidUse("timeout \(t): expected a finite number of seconds greater than 0, or nil")
+        }
         self.options = options
         var s = Supervisor.Settings()
         s.executable = options.executable
@@ -107,7 +128,11 @@ public final class LockedWorker {
 
     /// Sends `source` without waiting (then call `awaitResult`).
     public func submit(_ source: String, name: String = "[eval]") throws(Failure) {
-        precondition(pending == nil, "one evaluation at a time")
+        if closed { throw .invalidUse("submit after close()") }
+        if pending != nil { throw .invalidUse("submit while an evaluation is pending (call awaitResult first)") }
+        if source.utf8.count + name.utf8.count > Self.maxSourceBytes {
+            throw .invalidUse("source of \(source.utf8.count) bytes: more than the limit of \(Self.maxSourceBytes)")
+        }
         var request = EvaluateRequest(id: nextID, name: name, source: source)
         request.captureOutput = true
         request.maxHeapBytes = options.maxHeapBytes
@@ -119,7 +144,8 @@ public final class LockedWorker {
 
     /// Waits for the result of the submitted evaluation.
     public func awaitResult() throws(Failure) -> Result {
-        guard let id = pending else { throw .protocolError("nothing submitted") }
+        if closed { throw .invalidUse("awaitResult after close()") }
+        guard let id = pending else { throw .invalidUse("awaitResult with nothing submitted") }
         pending = nil
         let message: WorkerMessage
         do { message = try supervisor.receive() } catch { throw Failure(error) }
@@ -131,8 +157,14 @@ public final class LockedWorker {
         return Result(value: r.value, exception: r.exception, output: r.output)
     }
 
-    /// Shuts the worker down and reaps it (idempotent).
+    /// Shuts the worker down and reaps it (idempotent: closing again does nothing).
+    /// A pending evaluation is abandoned.
     public func close() {
+        if closed { return }
+        closed = true
+        // A worker still running a script would not read `shutdown`: end it now.
+        if pending != nil { supervisor.worker.terminate() }
+        pending = nil
         _ = supervisor.finish()
     }
 }

@@ -159,7 +159,7 @@ extension JSRun {
         }
         var s = Supervisor.Settings.forked
         s.timeout = settings.timeout
-        if options.maxHeapBytes > 0 { s.addressSpaceLimit = UInt64(options.maxHeapBytes) * 4 + (2 << 30) }
+        s.addressSpaceLimit = Supervisor.addressSpaceLimit(forHeap: UInt64(clamping: options.maxHeapBytes))
         let supervisor: Supervisor
         do {
             supervisor = try Supervisor(s)
@@ -169,12 +169,16 @@ extension JSRun {
         }
         var nextID: UInt32 = 1
         func send(_ source: String, _ name: String, printResult: Bool) -> Int32? {
+            if source.utf8.count > FileIO.maxScriptBytes {
+                FileIO.err("jsrun: \(FileIO.tooLarge("input").message)\n")
+                return nil
+            }
             var request = EvaluateRequest(id: nextID, name: name, source: source)
             nextID += 1
             request.printResult = printResult
             request.dumpBytecode = options.dumpBytecode
             request.gcStress = options.gcStress
-            request.maxHeapBytes = UInt64(options.maxHeapBytes)
+            request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)
             supervisor.restartClock()
             do {
                 _ = try supervisor.request(.evaluate(request))
@@ -192,20 +196,9 @@ extension JSRun {
         return status
     }
 
-    /// Reads all of stdin (a script piped in).
+    /// Reads all of stdin (a script piped in), at most `FileIO.maxScriptBytes`.
     static func readStdin() throws(FileIO.Failure) -> [UInt8] {
-        var reader = LineReader()
-        var bytes: [UInt8] = []
-        while !reader.atEnd {
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileIO.Failure(message: "stdin: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { reader.atEnd = true } else { bytes.append(contentsOf: buffer[0..<n]) }
-        }
-        return bytes
+        try FileIO.readAll(0, name: "stdin")
     }
 
     // MARK: - scriptArgs

@@ -52,6 +52,9 @@ final class Supervisor {
     /// while the worker initializes its runtime).
     init(_ settings: Settings) throws(End) {
         self.settings = settings
+        // A closed 0, 1 or 2 would be reused by the pipes and the socket below, and the
+        // worker, which inherits 1 and 2, would write into them.
+        guard StandardDescriptors.ensureOpen() else { throw .couldNotStart("cannot open /dev/null") }
         var interruptFD: Int32? = nil
         if settings.handleSignals {
             let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -71,7 +74,7 @@ final class Supervisor {
         }
         // A worker that dies while we write must not kill the supervisor with SIGPIPE.
         connection = Connection(fd: worker.socketFD, noSignal: true)
-        deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
+        deadline = Self.deadline(after: settings.timeout)
         try send(.lockdown(policyVersion: SystemCallPolicy.version, addressSpaceLimit: settings.addressSpaceLimit, mode: settings.mode))
     }
 
@@ -79,7 +82,27 @@ final class Supervisor {
 
     /// Starts a new timeout period (per evaluation, for embedders).
     func restartClock() {
-        deadline = settings.timeout.map { Clock.monotonicNanoseconds() + UInt64($0 * 1e9) }
+        deadline = Self.deadline(after: settings.timeout)
+    }
+
+    /// The CLOCK_MONOTONIC time `seconds` from now (nil: no deadline). Any Double is
+    /// safe here: not above 0 (or NaN) is now, beyond ~100 years is no deadline.
+    static func deadline(after seconds: Double?) -> UInt64? {
+        guard let seconds else { return nil }
+        let now = Clock.monotonicNanoseconds()
+        guard seconds > 0 else { return now }
+        guard seconds < 3e9 else { return nil }
+        return now + UInt64(seconds * 1e9)
+    }
+
+    /// RLIMIT_AS for a worker whose JS heap is limited to `maxHeapBytes`: the Swift
+    /// runtime and malloc reserve address space beyond the JS heap (4 x the heap + 2 GiB,
+    /// saturating instead of overflowing; 0 for no heap limit).
+    static func addressSpaceLimit(forHeap maxHeapBytes: UInt64) -> UInt64 {
+        guard maxHeapBytes > 0 else { return 0 }
+        let (times4, o1) = maxHeapBytes.multipliedReportingOverflow(by: 4)
+        let (limit, o2) = times4.addingReportingOverflow(2 << 30)
+        return o1 || o2 ? UInt64.max : limit
     }
 
     /// Waits for `hello` and `lockedDown`.

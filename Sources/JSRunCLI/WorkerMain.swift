@@ -125,8 +125,8 @@ public enum WorkerMain {
         }
         // Embedding API: output, value and exception come back as strings.
         let output = OutputBuffer()
-        rt.outputHook = { output.text += $0 }
-        rt.errorOutputHook = { output.text += $0 }
+        rt.outputHook = { output.append($0) }
+        rt.errorOutputHook = { output.append($0) }
         defer {
             rt.outputHook = { FileIO.out($0) }
             rt.errorOutputHook = { FileIO.err($0) }
@@ -137,12 +137,38 @@ public enum WorkerMain {
         do {
             let value = try rt.evaluateScript(source)
             let text = (try? rt.inspect(value, depth: 0, top: false)) ?? "?"
-            return EvaluateResult(id: request.id, status: 0, value: text, output: output.text)
+            return EvaluateResult(id: request.id, status: 0, value: OutputBuffer.clip(text), output: output.text)
         } catch {
             rt.heap.gcStress = false
-            return EvaluateResult(id: request.id, status: 1, exception: Execute.describe(rt, error.value), output: output.text)
+            return EvaluateResult(id: request.id, status: 1, exception: OutputBuffer.clip(Execute.describe(rt, error.value)), output: output.text)
         }
     }
 
-    final class OutputBuffer { var text = "" }
+    /// Captured console output, bounded so that a result always fits in one message
+    /// (`Frame.defaultMaxPayload`): output beyond `limit` bytes is dropped and noted.
+    final class OutputBuffer {
+        static let limit = Frame.defaultMaxPayload / 2
+        /// The most of the value or the exception text sent back.
+        static let textLimit = Frame.defaultMaxPayload / 8
+        var text = ""
+        var bytes = 0
+        var truncated = false
+
+        func append(_ s: String) {
+            if truncated { return }
+            let n = s.utf8.count
+            if bytes + n <= Self.limit {
+                text += s
+                bytes += n
+            } else {
+                truncated = true
+                text += "\n[output truncated: more than \(Self.limit) bytes]\n"
+            }
+        }
+
+        static func clip(_ s: String) -> String {
+            if s.utf8.count <= textLimit { return s }
+            return String(decoding: s.utf8.prefix(textLimit), as: UTF8.self) + "... [truncated]"
+        }
+    }
 }

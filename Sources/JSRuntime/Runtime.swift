@@ -10,6 +10,14 @@ public struct JSException: Error {
     public let value: Value
 }
 
+/// One JavaScript runtime: its heap, realm, interpreter and job queue.
+///
+/// Used from one thread at a time (it takes no locks and is not `Sendable`); values
+/// (`Value`) and compiled code belong to the runtime that made or first ran them
+/// (`owns(_:)`, `runScript(compiled:)`). Separate runtimes share no JS state and may run
+/// on different threads at once; the one process-wide variable they touch is the
+/// GC-pacing counter `externalBytesSinceGC` (a heuristic: a lost update changes only when
+/// a collection starts).
 public final class Runtime {
     public let heap: Heap
     /// Interned strings used as property keys: content hash -> cells.

@@ -77,11 +77,17 @@ extension Runtime {
     }
 
     /// Formats a value the way node's `util.inspect` does (top: strings unquoted).
+    /// `maxDepth` is clamped to `inspectDepthLimit` (the printer recurses once per level
+    /// shown: a larger depth over a deeply nested object would exhaust the native stack).
     public func inspect(_ v: Value, depth: Int, top: Bool = false, maxDepth: Int = 2) throws(JSException) -> String {
         if top && isString(v) { return try flatten(v).swiftString }
-        let ctx = InspectContext(maxDepth: maxDepth)
-        return try formatValue(ctx, v, recurseTimes: depth)
+        let limit = min(max(maxDepth, 0), Runtime.inspectDepthLimit)
+        let ctx = InspectContext(maxDepth: limit)
+        return try formatValue(ctx, v, recurseTimes: min(max(depth, 0), limit + 1))
     }
+
+    /// The deepest nesting `inspect` shows.
+    public static let inspectDepthLimit = 100
 
     final class InspectContext {
         var seen: [UnsafeMutableRawPointer] = []
@@ -246,7 +252,16 @@ extension Runtime {
             else { base = "[Symbol: \(try formatValue(ctx, p, recurseTimes: 0))]" }
             if keys.isEmpty { return base }
         } else if o.kind == .map || o.kind == .set {
-            return try formatCollection(ctx, o, recurseTimes: recurseTimes, isMap: o.kind == .map, name: prefixName)
+            return try formatCollection(ctx, o, recurseTimes: recurseTimes, isMap: o.kind == .map,
+                                        ctorName: o.prototype.isNull ? nil : ctorName, keys: keys)
+        } else if isRegExpObject(v) {
+            // From [[OriginalSource]] and [[OriginalFlags]]: no `source`/`flags` getter runs.
+            let flags = o.extraValue(2)
+            base = "/" + String(decoding: try escapedRegExpSource(o), as: UTF16.self) + "/"
+                + (isString(flags) ? try flatten(flags).swiftString : "")
+            if o.prototype.isNull { base = "[RegExp: null prototype] " + base }
+            else if prefixName != "RegExp" && !prefixName.isEmpty { base = "\(prefixName) " + base }
+            if keys.isEmpty { return base }
         } else {
             if let tagKey = Optional(symbolKey(wellKnown.toStringTag)), wellKnown.toStringTag.isCell {
                 let tag = try get(o, tagKey, receiver: v)
@@ -305,30 +320,65 @@ extension Runtime {
         return reduceToSingleString(ctx, output, base: base, braces: braces, isArray: isArrayLike, recurseTimes: rt2, value: o)
     }
 
-    func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool, name: String) throws(JSException) -> String {
-        let v = Value(cell: o.cell)
-        let sizeV = try get(o, key(static: "size"), receiver: v)
-        let size = sizeV.isNumber ? Int(sizeV.asNumber) : 0
-        let label = "\(name.isEmpty ? (isMap ? "Map" : "Set") : name)(\(size)) {"
-        if size == 0 { return label + "}" }
-        if recurseTimes > ctx.maxDepth { return "[\(isMap ? "Map" : "Set")]" }
+    /// A Map or Set, from its internal entries (as node does): neither a `size` getter nor
+    /// a replaced `Symbol.iterator` runs, so NaN, Infinity or an endless iterator cannot
+    /// reach the printer. Up to 100 entries are shown, then "... N more items".
+    /// Labels as node's: `Map(2) {`, `MyMap(2) [Map] {`, `[Map(2): null prototype] {`; own
+    /// enumerable properties follow the entries.
+    func formatCollection(_ ctx: InspectContext, _ o: JSObject, recurseTimes: Int, isMap: Bool,
+                          ctorName: String?, keys: [Key]) throws(JSException) -> String {
+        let weak = o.flags & ObjectFlags.weakCollection != 0
+        let kindName = (weak ? "Weak" : "") + (isMap ? "Map" : "Set")
+        let size = collectionIndex(o).live
+        let sized = weak ? kindName : "\(kindName)(\(size))"
+        let label: String
+        switch ctorName {
+        case nil, "": label = "[\(sized): null prototype] {"
+        case kindName?: label = "\(sized) {"
+        case let name?: label = weak ? "\(name) [\(kindName)] {" : "\(name)(\(size)) [\(kindName)] {"
+        }
+        if weak { return label + " <items unknown> }" }
+        if size == 0 && keys.isEmpty { return label + "}" }
+        if recurseTimes > ctx.maxDepth { return "[\(kindName)]" }
+        // A snapshot of the live entries in a rooted array: formatting an entry may run
+        // getters that change the collection (or collect its old entries).
+        let stride = collectionStride(o)
+        let shown = min(size, 100)
+        var entries: [Value] = []
+        entries.reserveCapacity(shown * stride)
+        try collectionForEach(o) { i throws(JSException) in
+            guard entries.count < shown * stride else { return }
+            let e = collectionStorage(o).elements!
+            for j in 0..<stride { entries.append(e[i * stride + j]) }
+        }
+        let items = try entries.withUnsafeBufferPointer { b throws(JSException) in try newArray(b) }
+        heap.pushRoot(Value(cell: items.cell))
+        defer { heap.popRoots(1) }
         let rt2 = recurseTimes + 1
         ctx.seen.append(o.cell)
         ctx.currentDepth = rt2
         var output: [String] = []
-        let items = try iterableToArray(v)
-        heap.pushRoot(Value(cell: items.cell))
-        defer { heap.popRoots(1) }
         ctx.indentationLvl += 2
-        for i in 0..<Int(items.arrayLength) {
-            let e = try element(items, i)
-            if isMap, isObject(e) {
-                let pair = JSObject(e)
-                let k = try formatValue(ctx, try element(pair, 0), recurseTimes: rt2)
-                let val = try formatValue(ctx, try element(pair, 1), recurseTimes: rt2)
+        var i = 0
+        while i + stride <= items.elementsLength {
+            let e = items.elements!
+            if isMap {
+                let k = try formatValue(ctx, e[i], recurseTimes: rt2)
+                let val = try formatValue(ctx, items.elements![i + 1], recurseTimes: rt2)
                 output.append("\(k) => \(val)")
             } else {
-                output.append(try formatValue(ctx, e, recurseTimes: rt2))
+                output.append(try formatValue(ctx, e[i], recurseTimes: rt2))
+            }
+            i += stride
+        }
+        if size > shown { output.append("... \(size - shown) more item\(size - shown > 1 ? "s" : "")") }
+        for k in keys {
+            guard let p = try getOwnProperty(o, k) else { continue }
+            let name = try inspectKey(k, ctx)
+            switch p {
+            case .data(let val, _): output.append("\(name): \(try formatValue(ctx, val, recurseTimes: rt2))")
+            case .accessor(let g, let s, _):
+                output.append("\(name): [\(g.isUndefined ? "Setter" : s.isUndefined ? "Getter" : "Getter/Setter")]")
             }
         }
         ctx.indentationLvl -= 2

@@ -533,33 +533,42 @@ extension Runtime {
                 if this.bits == Value(cell: rt.realm.regexpPrototype.cell).bits { return try rt.makeString("(?:)") }
                 throw try rt.typeError("RegExp.prototype.source getter called on non-RegExp object")
             }
-            let src = try rt.flatten(JSObject(this).extraValue(1)).codeUnits
-            if src.isEmpty { return try rt.makeString("(?:)") }
-            var out: [UInt16] = []
-            var inClass = false
-            var i = 0
-            while i < src.count {
-                let c = src[i]
-                if c == 0x5C && i + 1 < src.count {  // backslash escape: copy both
-                    out.append(c); out.append(src[i + 1]); i += 2; continue
-                }
-                switch c {
-                case 0x5B: inClass = true; out.append(c)
-                case 0x5D: inClass = false; out.append(c)
-                case 0x2F: if !inClass { out.append(0x5C) }; out.append(c)
-                case 0x0A: out.append(contentsOf: Array("\\n".utf16))
-                case 0x0D: out.append(contentsOf: Array("\\r".utf16))
-                case 0x2028: out.append(contentsOf: Array("\\u2028".utf16))
-                case 0x2029: out.append(contentsOf: Array("\\u2029".utf16))
-                default: out.append(c)
-                }
-                i += 1
-            }
-            return try rt.makeString(out)
+            return try rt.makeString(try rt.escapedRegExpSource(JSObject(this)))
         }
 
         try installRegExpSymbolMethods(proto)
         try installRegExpStringIterator()
         try installStringRegExpMethods()
+    }
+}
+
+extension Runtime {
+    /// EscapeRegExpPattern of a RegExp's [[OriginalSource]]: what the `source` getter
+    /// returns, without running any getter (the inspector prints regexps with it).
+    /// https://tc39.es/ecma262/#sec-escaperegexppattern
+    func escapedRegExpSource(_ o: JSObject) throws(JSException) -> [UInt16] {
+        let src = try flatten(o.extraValue(1)).codeUnits
+        if src.isEmpty { return Array("(?:)".utf16) }
+        var out: [UInt16] = []
+        var inClass = false
+        var i = 0
+        while i < src.count {
+            let c = src[i]
+            if c == 0x5C && i + 1 < src.count {  // backslash escape: copy both
+                out.append(c); out.append(src[i + 1]); i += 2; continue
+            }
+            switch c {
+            case 0x5B: inClass = true; out.append(c)
+            case 0x5D: inClass = false; out.append(c)
+            case 0x2F: if !inClass { out.append(0x5C) }; out.append(c)
+            case 0x0A: out.append(contentsOf: Array("\\n".utf16))
+            case 0x0D: out.append(contentsOf: Array("\\r".utf16))
+            case 0x2028: out.append(contentsOf: Array("\\u2028".utf16))
+            case 0x2029: out.append(contentsOf: Array("\\u2029".utf16))
+            default: out.append(c)
+            }
+            i += 1
+        }
+        return out
     }
 }

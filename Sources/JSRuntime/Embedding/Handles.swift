@@ -44,7 +44,8 @@ extension Runtime {
 
     /// Construct(f, args) with `new.target` = f.
     public func construct(_ f: Value, _ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
-        try construct(f, args, newTarget: f)
+        refreshStackLimit()
+        return try construct(f, args, newTarget: f)
     }
 
     /// Is `v` an Array exotic object?

@@ -5,6 +5,7 @@ extension Runtime {
     /// Calls a function value (installed by the interpreter).
     public func call(_ f: Value, this: Value, _ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
         guard let hook = callHook else { throw try typeError("no interpreter installed") }
+        refreshStackLimit()
         return try hook(f, this, args)
     }
 
