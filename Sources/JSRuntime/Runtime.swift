@@ -42,6 +42,8 @@ public final class Runtime {
     var stackLimit: UInt = StackGuard.limit()
     /// Every live CodeData, by address (the conservative stack scan looks words up here).
     var allCodeData: [UInt: CodeData] = [:]
+    /// The lowest and highest address a CodeData was ever allocated at (a cheap filter).
+    var codeDataLow = UInt.max, codeDataHigh: UInt = 0
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
     var protoEpoch: UInt32 = 1

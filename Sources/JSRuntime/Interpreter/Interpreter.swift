@@ -158,7 +158,10 @@ extension Runtime {
         if let d = code.runtimeData { return unsafeDowncast(d, to: CodeData.self) }
         let d = CodeData(code: code)
         code.runtimeData = d
-        allCodeData[UInt(bitPattern: Unmanaged.passUnretained(d).toOpaque())] = d
+        let address = UInt(bitPattern: Unmanaged.passUnretained(d).toOpaque())
+        allCodeData[address] = d
+        codeDataLow = min(codeDataLow, address)
+        codeDataHigh = max(codeDataHigh, address)
         return d
     }
 
@@ -496,6 +499,9 @@ extension Runtime {
 
     /// Marks the code data at `address` if it is one (a word of the native stack).
     func markCodeData(atAddress address: UInt, _ m: inout Heap.Marker) {
+        // Most stack words (return addresses, stack pointers, small integers) fall outside
+        // the range any CodeData was allocated in: no hashing for them.
+        guard address >= codeDataLow && address <= codeDataHigh else { return }
         if let d = allCodeData[address] { markCodeData(d, &m) }
     }
 
