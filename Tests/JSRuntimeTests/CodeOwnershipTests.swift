@@ -41,16 +41,21 @@ import JSSyntax
         #expect(throws: JSException.self) { _ = try b.runScript(compiled: nested) }
     }
 
-    @Test func codeOfAGoneRuntimeStaysRefused() throws {
+    /// When its runtime is gone, a block's runtime data (materialized constants, inline
+    /// caches) went with it (the runtime breaks the CodeBlock <-> CodeData links as it
+    /// dies): another runtime may then claim the block and runs it with fresh data.
+    @Test func codeOfAGoneRuntimeRunsWithFreshData() throws {
         let code = try compile("({ a: 1 }).a")
         do {
             let a = try runtime()
             _ = try a.runScript(compiled: code)
         }
-        // Its runtime is gone; the block's materialized constants point into a freed heap.
+        #expect(code.runtimeData == nil)
         let b = try runtime()
-        #expect(throws: JSException.self) { _ = try b.runScript(compiled: code) }
-        // A fresh compile of the same source runs.
-        #expect(try b.runScript(compiled: try compile("({ a: 1 }).a")).asNumber == 1)
+        #expect(try b.runScript(compiled: code).asNumber == 1)
+        // Now b's: a third runtime is refused while b lives.
+        let c = try runtime()
+        #expect(throws: JSException.self) { _ = try c.runScript(compiled: code) }
+        _ = b
     }
 }
