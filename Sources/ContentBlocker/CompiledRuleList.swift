@@ -36,6 +36,8 @@ public final class CompiledRuleList: @unchecked Sendable {
     let urlDFAs: [UInt32]
     let topDFAs: [UInt32]
     let frameDFAs: [UInt32]
+    /// The if-domain / unless-domain table (word offset, 0 when none).
+    let domainTable: Int
     /// Rules that match every URL, by what they matter to.
     let universalNetwork: [UInt32]
     let universalCSS: [UInt32]
@@ -135,6 +137,11 @@ public final class CompiledRuleList: @unchecked Sendable {
             lists.append(list)
         }
         let urlList = lists[0], topList = lists[1], frameList = lists[2]
+        guard p < w.count else { throw .damaged("directory out of range") }
+        let domains = Int(w[p])
+        if domains != 0 {
+            guard DomainConditionTable.validate(w, at: domains, ruleCount: ruleCount) else { throw .damaged("malformed domain table") }
+        }
         var network: [UInt32] = [], css: [UInt32] = []
         var firstIgnore = UInt32.max
         for l in 0..<locationCount {
@@ -152,6 +159,7 @@ public final class CompiledRuleList: @unchecked Sendable {
         }
         let sheet = w[9] != 0 ? try string(at: w[9]) : nil
         urlDFAs = urlList; topDFAs = topList; frameDFAs = frameList
+        domainTable = domains
         firstIgnorePreviousLocation = firstIgnore
         universalNetwork = network
         universalCSS = css

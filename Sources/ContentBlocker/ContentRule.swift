@@ -15,6 +15,9 @@ public struct Trigger: Sendable, Equatable, Hashable {
     public var flags: UInt32 = 0
     /// The regular expressions of the rule's condition (top, frame or ancestor URLs).
     public var conditions: [String] = []
+    /// The domains of an if-domain / unless-domain condition as written (`*` prefix kept):
+    /// the compiler matches the usual ones by hashing instead of through a DFA.
+    public var domains: [String] = []
 
     public var condition: UInt32 { flags & ResourceFlags.actionConditionMask }
 

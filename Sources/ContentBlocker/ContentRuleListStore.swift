@@ -28,15 +28,18 @@ public enum ContentRuleListStore {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(.io("\(path): \(String(cString: strerror(errno)))")) }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        // st_size is a hint (0 for /proc files): read until the end.
+        var bytes = [UInt8](repeating: 0, count: max(Int(st.st_size), 4096))
         var done = 0
-        while done < bytes.count {
+        while true {
+            if done == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
             let n = bytes.withUnsafeMutableBytes { b in b.baseAddress.map { read(fd, $0 + done, b.count - done) } ?? -1 }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+            if n < 0 { return .failure(.io("\(path): \(String(cString: strerror(errno)))")) }
+            if n == 0 { break }
             done += n
         }
-        if done < bytes.count { bytes.removeLast(bytes.count - done) }
+        bytes.removeLast(bytes.count - done)
         return .success(bytes)
     }
 

@@ -2,75 +2,105 @@
 /// `DFABytecodeInterpreter`, in our own encoding): an array of 32-bit words.
 ///
 ///     word 0: number of states   word 1: number of words
-///     then each state, the root first:
-///       header: bits 0-7 = n (sparse ranges), bit 8 = dense, bit 9 = has actions
-///       [actions: word offset of a list `count, rule ids…`]  when bit 9
+///     then each state, in breadth-first order from the root:
+///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
+///               bit 10 = has a fallback state
+///       [actions: word offset of a list `count, rule ids…`]      when bit 9
 ///       dense:  128 words, the target of each byte 0...127
-///       sparse: the default target, then n pairs (lo | hi << 8, target)
+///       sparse: [fallback state]                                  when bit 10
+///               n pairs (lo | hi << 8, target)
 ///
-/// Targets are word offsets of states inside the DFA; `dead` (all ones) ends the walk. A state
-/// is dense when more than `sparseLimit` byte ranges leave it for a target other than its most
-/// common one: a few compares for most states, one load for the busy ones.
+/// A byte outside a sparse state's ranges goes where the fallback state sends it (looked up
+/// again from there), or nowhere (`dead`) without one. The fallback of a state is the state
+/// of its longest proper suffix (Aho–Corasick's failure state, found from the DFA itself), so
+/// a state of a combined automaton of many filters lists only the few bytes where it differs;
+/// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
+/// word offsets of states inside the DFA.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
     static let headerWords = 2
-    static let sparseLimit = 6
+    static let denseThreshold = 10
+
+    static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
+        var out: [(UInt8, UInt8, Int32)] = []
+        var b = 0
+        while b < 128 {
+            let t = row[b]
+            let differs = base.map { $0[b] != t } ?? (t >= 0)
+            if !differs { b += 1; continue }
+            var e = b
+            while e + 1 < 128 && row[e + 1] == t && (base.map { $0[e + 1] != t } ?? true) { e += 1 }
+            out.append((UInt8(b), UInt8(e), t))
+            b = e + 1
+        }
+        return out
+    }
 
     static func encode(_ dfa: DFA) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
-        // Per state: targets per byte, then its ranges.
-        struct Shape { var dense: Bool; var defaultTarget: Int32; var ranges: [(UInt8, UInt8, Int32)] }
-        var shapes: [Shape] = []
-        shapes.reserveCapacity(n)
-        var offsets = [UInt32](repeating: 0, count: n)
-        var position = UInt32(headerWords)
-        var counts: [Int32: Int] = [:]
-        for s in 0..<n {
-            var perByte = [Int32](repeating: -1, count: 128)
-            for b in 0..<128 { perByte[b] = dfa.transitions[s * c + Int(dfa.classOf[b])] }
-            counts.removeAll(keepingCapacity: true)
-            for t in perByte { counts[t, default: 0] += 1 }
-            let defaultTarget = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? -1
-            var ranges: [(UInt8, UInt8, Int32)] = []
-            var b = 0
-            while b < 128 {
-                let t = perByte[b]
-                var e = b
-                while e + 1 < 128 && perByte[e + 1] == t { e += 1 }
-                if t != defaultTarget { ranges.append((UInt8(b), UInt8(e), t)) }
-                b = e + 1
+        func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
+        // Breadth-first order, each state's parent and byte, and its suffix (failure) state.
+        var order: [Int] = [0]
+        var position = [Int](repeating: -1, count: n)
+        position[0] = 0
+        var suffix = [Int](repeating: 0, count: n)
+        var head = 0
+        while head < order.count {
+            let s = order[head]; head += 1
+            for b in 0..<128 {
+                let t = Int(dfa.transitions[s * c + Int(dfa.classOf[b])])
+                guard t >= 0, position[t] < 0 else { continue }
+                position[t] = order.count
+                order.append(t)
+                if s == 0 { suffix[t] = 0 } else {
+                    let f = Int(dfa.transitions[suffix[s] * c + Int(dfa.classOf[b])])
+                    suffix[t] = f >= 0 && position[f] >= 0 && position[f] < position[t] ? f : 0
+                }
             }
-            let dense = ranges.count > sparseLimit
-            shapes.append(Shape(dense: dense, defaultTarget: defaultTarget, ranges: dense ? [] : ranges))
-            offsets[s] = position
-            position += 1 + (dfa.actions[s].isEmpty ? 0 : 1) + (dense ? 128 : UInt32(1 + 2 * ranges.count))
         }
-        // Action lists, shared when equal.
+        // Shapes and offsets.
+        struct Shape { var dense: Bool; var fallback: Int?; var ranges: [(UInt8, UInt8, Int32)] }
+        var shapes = [Shape](repeating: Shape(dense: false, fallback: nil, ranges: []), count: n)
+        var offsets = [UInt32](repeating: DFABytecode.dead, count: n)
+        var cursor = UInt32(headerWords)
+        for s in order {
+            let r = row(s)
+            let plain = ranges(r, differingFrom: nil)
+            var shape = Shape(dense: false, fallback: nil, ranges: plain)
+            if s != 0 && plain.count > 2 {
+                let f = suffix[s]
+                let viaFallback = ranges(r, differingFrom: row(f))
+                if viaFallback.count + 1 < plain.count { shape = Shape(dense: false, fallback: f, ranges: viaFallback) }
+            }
+            if shape.ranges.count > denseThreshold { shape = Shape(dense: true, fallback: nil, ranges: []) }
+            shapes[s] = shape
+            offsets[s] = cursor
+            cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
+                + (shape.dense ? 128 : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
+        }
         var listOffsets: [[UInt32]: UInt32] = [:]
         var lists: [UInt32] = []
-        let listBase = position
-        for s in 0..<n where !dfa.actions[s].isEmpty {
+        for s in order where !dfa.actions[s].isEmpty {
             if listOffsets[dfa.actions[s]] == nil {
-                listOffsets[dfa.actions[s]] = listBase + UInt32(lists.count)
+                listOffsets[dfa.actions[s]] = cursor + UInt32(lists.count)
                 lists.append(UInt32(dfa.actions[s].count))
                 lists.append(contentsOf: dfa.actions[s])
             }
         }
-        var code: [UInt32] = []
-        code.reserveCapacity(Int(position) + lists.count)
-        code.append(UInt32(n))
-        code.append(0)
+        var code: [UInt32] = [UInt32(order.count), 0]
+        code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
-        for s in 0..<n {
+        for s in order {
             let shape = shapes[s]
             let hasActions = !dfa.actions[s].isEmpty
-            code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0))
+            code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
+                        | (shape.fallback != nil ? 0x400 : 0))
             if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
             if shape.dense {
                 for b in 0..<128 { code.append(target(dfa.transitions[s * c + Int(dfa.classOf[b])])) }
             } else {
-                code.append(target(shape.defaultTarget))
+                if let f = shape.fallback { code.append(offsets[f]) }
                 for r in shape.ranges {
                     code.append(UInt32(r.0) | UInt32(r.1) << 8)
                     code.append(target(r.2))
@@ -82,24 +112,27 @@ enum DFABytecode {
         return code
     }
 
-    /// Checks that a DFA read from a file is well formed: every target and list inside it, so
-    /// the interpreter, which does not check, cannot be led outside the buffer.
+    /// Checks that a DFA read from a file is well formed: every target, fallback and list
+    /// inside it, fallbacks earlier than their state, so that the interpreter, which checks
+    /// nothing, can neither leave the buffer nor loop.
     static func validate(_ code: UnsafeBufferPointer<UInt32>, ruleCount: Int) -> Bool {
         guard code.count >= headerWords + 2, Int(code[1]) == code.count else { return false }
         let n = Int(code[0])
-        var starts = Set<UInt32>()
+        guard n >= 1 else { return false }
+        var isStart = [Bool](repeating: false, count: code.count)
         var p = headerWords
         for _ in 0..<n {
             guard p < code.count else { return false }
-            starts.insert(UInt32(p))
+            isStart[p] = true
             let h = code[p]
-            guard h >> 10 == 0 else { return false }
-            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? 128 : 1 + 2 * Int(h & 0xFF))
+            guard h >> 11 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
+            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? 128 : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
         let listStart = p
         p = headerWords
         for _ in 0..<n {
+            let state = p
             let h = code[p]
             p += 1
             if h & 0x200 != 0 {
@@ -110,13 +143,19 @@ enum DFABytecode {
                 for i in 1...count where Int(code[l + i]) >= ruleCount { return false }
                 p += 1
             }
-            let targets = h & 0x100 != 0 ? 128 : 1 + Int(h & 0xFF)
-            for i in 0..<targets {
-                let index = h & 0x100 != 0 ? p + i : (i == 0 ? p : p + 2 * i)
-                let t = code[index]
-                guard t == dead || starts.contains(t) else { return false }
+            func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
+            if h & 0x100 != 0 {
+                for i in 0..<128 where !ok(code[p + i]) { return false }
+                p += 128
+            } else {
+                if h & 0x400 != 0 {
+                    let f = code[p]
+                    guard f != dead, ok(f), Int(f) < state else { return false }
+                    p += 1
+                }
+                for i in 0..<Int(h & 0xFF) where !ok(code[p + 2 * i + 1]) { return false }
+                p += 2 * Int(h & 0xFF)
             }
-            p += h & 0x100 != 0 ? 128 : 1 + 2 * Int(h & 0xFF)
         }
         return true
     }
@@ -125,36 +164,41 @@ enum DFABytecode {
     /// every accepting state reached.
     @inline(__always)
     static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32) -> Void) {
-        var s = UInt32(headerWords)
+        var s = headerWords
         var i = 0
         let count = url.count
         while true {
-            let h = code[Int(s)]
-            var p = Int(s) + 1
+            let h = code[s]
             if h & 0x200 != 0 {
-                let l = Int(code[p])
+                let l = Int(code[s + 1])
                 let n = Int(code[l])
                 for k in 1...n { found(code[l + k]) }
-                p += 1
             }
             if i > count { return }
-            let b = i < count ? url[i] : 0
+            let b = i < count ? UInt32(url[i]) : 0
             i += 1
             if b >= 128 { return }
-            if h & 0x100 != 0 {
-                s = code[p + Int(b)]
-            } else {
-                s = code[p]
-                let n = Int(h & 0xFF)
-                var r = p + 1
-                let end = r + 2 * n
-                while r < end {
-                    let range = code[r]
-                    if UInt32(b) >= range & 0xFF && UInt32(b) <= (range >> 8) & 0xFF { s = code[r + 1]; break }
-                    r += 2
+            var t = s
+            var header = h
+            var next = dead
+            while true {
+                var p = t + 1 + Int((header >> 9) & 1)
+                if header & 0x100 != 0 { next = code[p + Int(b)]; break }
+                var fallback = dead
+                if header & 0x400 != 0 { fallback = code[p]; p += 1 }
+                let end = p + 2 * Int(header & 0xFF)
+                var found = false
+                while p < end {
+                    let range = code[p]
+                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p + 1]; found = true; break }
+                    p += 2
                 }
+                if found || fallback == dead { break }
+                t = Int(fallback)
+                header = code[t]
             }
-            if s == dead { return }
+            if next == dead { return }
+            s = Int(next)
         }
     }
 }

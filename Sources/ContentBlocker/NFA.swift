@@ -6,6 +6,9 @@ struct NFA {
     var edges: [[Edge]] = []
     var epsilons: [[Int32]] = []
     var finals: [[UInt32]] = []
+    /// The prefix tree of terms (WebKit's `CombinedURLFilters`): patterns that begin with the
+    /// same terms share the NFA nodes of those terms.
+    var trie: [[Term: Int32]] = []
 
     /// The root (node 0). When `unanchored`, the root loops on every character: every
     /// pattern may start anywhere (their leading ".*" is shared, which makes the DFA of many
@@ -18,7 +21,7 @@ struct NFA {
     var nodeCount: Int { edges.count }
 
     mutating func newNode() -> Int32 {
-        edges.append([]); epsilons.append([]); finals.append([])
+        edges.append([]); epsilons.append([]); finals.append([]); trie.append([:])
         return Int32(edges.count - 1)
     }
 
@@ -27,14 +30,12 @@ struct NFA {
         var slice = terms
         // A leading ".*" is the root's own loop when the NFA is unanchored.
         if let first = slice.first, first == .dotStar, !edges[0].isEmpty { slice = slice.dropFirst() }
-        else if slice.first == .dotStar {
-            let n = newNode()
-            epsilons[0].append(n)
-            edges[Int(n)].append(Edge(lo: Term.universalLo, hi: Term.universalHi, target: n))
-            node = n
-            slice = slice.dropFirst()
+        for term in slice {
+            if let next = trie[Int(node)][term] { node = next; continue }
+            let end = generate(term, from: node)
+            trie[Int(node)][term] = end
+            node = end
         }
-        for term in slice { node = generate(term, from: node) }
         finals[Int(node)].append(id)
     }
 
@@ -141,14 +142,15 @@ enum NFAToDFA {
             return out
         }
 
-        var ids: [[Int32]: Int32] = [:]
+        var ids: [NodeSet: Int32] = [:]
         var sets: [[Int32]] = []
         var transitions: [Int32] = []
         var actions: [[UInt32]] = []
         let start = closure([0])
-        ids[start] = 0
+        ids[NodeSet(start)] = 0
         sets.append(start)
         var buckets = [[Int32]](repeating: [], count: c)
+        var memo: [(hash: UInt64, klass: Int32, id: Int32)] = []
         var index = 0
         while index < sets.count {
             let set = sets[index]
@@ -162,17 +164,29 @@ enum NFAToDFA {
             }
             if acts.count > 1 { acts = Array(Set(acts)).sorted() }
             actions.append(acts)
+            // Classes whose buckets are equal go to the same state: computed once.
+            memo.removeAll(keepingCapacity: true)
             for k in 0..<c {
                 if buckets[k].isEmpty { transitions.append(-1); continue }
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for t in buckets[k] { h = (h ^ UInt64(UInt32(bitPattern: t))) &* 0x0000_0100_0000_01B3 }
+                if let m = memo.first(where: { $0.hash == h && buckets[Int($0.klass)] == buckets[k] }) {
+                    transitions.append(m.id)
+                    continue
+                }
                 let target = closure(buckets[k])
-                buckets[k].removeAll(keepingCapacity: true)
-                if let id = ids[target] { transitions.append(id); continue }
-                if sets.count >= maximumStates { return nil }
-                let id = Int32(sets.count)
-                ids[target] = id
-                sets.append(target)
+                let key = NodeSet(target)
+                let id: Int32
+                if let existing = ids[key] { id = existing } else {
+                    if sets.count >= maximumStates { return nil }
+                    id = Int32(sets.count)
+                    ids[key] = id
+                    sets.append(target)
+                }
+                memo.append((h, Int32(k), id))
                 transitions.append(id)
             }
+            for k in 0..<c { buckets[k].removeAll(keepingCapacity: true) }
             sets[index] = []  // no longer needed
             index += 1
         }
@@ -180,15 +194,29 @@ enum NFAToDFA {
     }
 }
 
+/// A set of NFA nodes as a dictionary key, hashed once.
+struct NodeSet: Hashable {
+    let nodes: [Int32]
+    let hash: Int
+    init(_ nodes: [Int32]) {
+        self.nodes = nodes
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for n in nodes { h = (h ^ UInt64(UInt32(bitPattern: n))) &* 0x0000_0100_0000_01B3 }
+        hash = Int(truncatingIfNeeded: h)
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    static func == (a: NodeSet, b: NodeSet) -> Bool { a.hash == b.hash && a.nodes == b.nodes }
+}
+
 /// DFA minimization by partition refinement (Moore's algorithm; WebKit's `DFAMinimizer`
 /// uses Hopcroft's): states with the same actions that go to equivalent states on every
-/// byte class become one.
+/// byte class become one. Signatures are hashed into an open-addressed table and compared
+/// exactly on a hit, so no two distinguishable states are ever merged.
 enum DFAMinimizer {
     static func minimize(_ dfa: DFA) -> DFA {
         let n = dfa.stateCount
         let c = dfa.classCount
         guard n > 1 else { return dfa }
-        // Initial partition: by action list.
         var block = [Int32](repeating: 0, count: n)
         var byActions: [[UInt32]: Int32] = [:]
         for s in 0..<n {
@@ -197,26 +225,48 @@ enum DFAMinimizer {
             }
         }
         var blockCount = byActions.count
-        var signature = [Int32](repeating: 0, count: c + 1)
-        while true {
-            var table: [[Int32]: Int32] = [:]
-            table.reserveCapacity(blockCount * 2)
-            var next = [Int32](repeating: 0, count: n)
-            for s in 0..<n {
-                signature[0] = block[s]
-                let base = s * c
-                for k in 0..<c {
-                    let t = dfa.transitions[base + k]
-                    signature[k + 1] = t < 0 ? -1 : block[Int(t)]
+        var capacity = 1
+        while capacity < 2 * n { capacity <<= 1 }
+        let mask = capacity - 1
+        var table = [Int32](repeating: -1, count: capacity)      // a representative state
+        var tableBlock = [Int32](repeating: 0, count: capacity)  // its new block
+        var next = [Int32](repeating: 0, count: n)
+        dfa.transitions.withUnsafeBufferPointer { t in
+            while true {
+                for i in 0..<capacity { table[i] = -1 }
+                var count: Int32 = 0
+                for s in 0..<n {
+                    var h: UInt64 = UInt64(UInt32(bitPattern: block[s])) &* 0x9E37_79B9_7F4A_7C15
+                    let base = s * c
+                    for k in 0..<c {
+                        let x = t[base + k]
+                        let v: UInt64 = x < 0 ? 0xFFFF_FFFF : UInt64(UInt32(bitPattern: block[Int(x)]))
+                        h = (h ^ v) &* 0x0000_0100_0000_01B3
+                    }
+                    var slot = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+                    while true {
+                        let r = Int(table[slot])
+                        if r < 0 {
+                            table[slot] = Int32(s); tableBlock[slot] = count; next[s] = count; count += 1
+                            break
+                        }
+                        // Exact comparison with the representative.
+                        var same = block[r] == block[s]
+                        if same {
+                            let rb = r * c
+                            for k in 0..<c {
+                                let x = t[base + k], y = t[rb + k]
+                                if (x < 0) != (y < 0) || (x >= 0 && block[Int(x)] != block[Int(y)]) { same = false; break }
+                            }
+                        }
+                        if same { next[s] = tableBlock[slot]; break }
+                        slot = (slot + 1) & mask
+                    }
                 }
-                if let b = table[signature] { next[s] = b } else {
-                    let b = Int32(table.count); table[signature] = b; next[s] = b
-                }
+                swap(&block, &next)
+                if Int(count) == blockCount { break }
+                blockCount = Int(count)
             }
-            let newCount = table.count
-            block = next
-            if newCount == blockCount { break }
-            blockCount = newCount
         }
         // Renumber so that the root's block is 0.
         var order = [Int32](repeating: -1, count: blockCount)

@@ -23,6 +23,7 @@ public final class RuleListMatcher {
     var applicableNetwork: [UInt32] = []
     var applicableCSS: [UInt32]? = nil
     var applicableKey: (String, String)? = nil
+    var scratch: [UInt8] = []
 
     public init(_ list: CompiledRuleList) {
         self.list = list
@@ -70,8 +71,17 @@ public final class RuleListMatcher {
 
     func prepareConditions(_ load: ResourceLoad) {
         if topURL != load.mainDocumentURLString {
-            if !list.topDFAs.isEmpty {
-                RuleListMatcher.fill(&topBits, &topSet, dfas: list.topDFAs, list: list, urls: [load.mainDocumentURLString])
+            RuleListMatcher.fill(&topBits, &topSet, dfas: list.topDFAs, list: list, urls: [load.mainDocumentURLString])
+            if list.domainTable != 0 {
+                var url = load.mainDocumentURLString
+                url.withUTF8 { bytes in
+                    DomainConditionTable.match(list.words, table: list.domainTable, url: bytes, scratch: &scratch) { r in
+                        if topBits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
+                            topBits[Int(r >> 6)] |= 1 << UInt64(r & 63)
+                            topSet.append(r)
+                        }
+                    }
+                }
             }
             topURL = load.mainDocumentURLString
         }

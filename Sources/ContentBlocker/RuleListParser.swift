@@ -164,6 +164,7 @@ public enum RuleListParser {
             case .success(let list):
                 if list.isEmpty { return .failure(.JSONInvalidConditionList) }
                 trigger.conditions = list
+                if isDomainList { trigger.domains = items.compactMap(\.stringValue) }
             }
             trigger.flags |= condition
         }

@@ -1,8 +1,8 @@
 /// A term of a parsed url-filter (WebKit `Source/WebCore/contentextensions/Term.h`): a
 /// character set, a group of terms, or the end-of-line assertion, each with a quantifier.
-struct Term: Equatable, Sendable {
+struct Term: Hashable, Sendable {
     enum Quantifier: UInt8 { case one, zeroOrOne, zeroOrMore, oneOrMore }
-    enum Kind: Equatable, Sendable {
+    enum Kind: Hashable, Sendable {
         /// 128 bits: which ASCII characters the term matches.
         case characterSet(lo: UInt64, hi: UInt64)
         case group([Term])
