@@ -59,7 +59,8 @@ public struct RequestURL: Sendable, Equatable {
         let special = RequestURL.specialSchemes.contains(scheme)
         if rest.starts(with: [0x2F, 0x2F]) || (special && scheme != "file") {
             var i = 0
-            while i < rest.count, rest[i] == 0x2F { i += 1 }
+            // Special schemes other than file take any number of slashes; others exactly two.
+            if special && scheme != "file" { while i < rest.count, rest[i] == 0x2F { i += 1 } } else { i = min(2, rest.count) }
             let authorityEnd = rest[i...].firstIndex(of: 0x2F) ?? rest.count
             var authority = Array(rest[i..<authorityEnd])
             path = RequestURL.encode(rest[authorityEnd...])
