@@ -18,6 +18,10 @@ public enum ContentRuleListCompiler {
     /// filters, where subset construction is already close to minimal (measured on the
     /// EasyList family: 0–3% fewer states) and minimizing costs seconds.
     static let minimizeLimit = 20_000
+    /// The subset-construction work (NFA nodes visited) one filter may take: ample for any
+    /// real filter (a 100,000-character one of letters takes 0.3 M), it stops periodic
+    /// monsters ("aaaa…", quadratic) in about a second.
+    static let singleFilterWork = 8_000_000
 
     /// Compiles JSON text into the bytes of a compiled rule list.
     public static func compile(json: String) -> Result<[UInt8], ContentExtensionError> {
@@ -136,7 +140,7 @@ public enum ContentRuleListCompiler {
 
     /// DFAs for a set of patterns: patterns that start anywhere and patterns anchored at the
     /// start go to separate NFAs; a group whose DFA would be too large is split.
-    static func buildDFAs(_ patterns: [PatternEntry]) -> [[UInt32]] {
+    static func buildDFAs(_ patterns: [PatternEntry]) -> [[UInt32]]? {
         var out: [[UInt32]] = []
         for unanchored in [false, true] {
             let group = patterns.filter { $0.unanchored == unanchored }
@@ -146,34 +150,35 @@ public enum ContentRuleListCompiler {
             var size = 0
             for p in group {
                 if size + p.size > (unanchored ? 400_000 : 60_000) && !chunk.isEmpty {
-                    build(chunk, unanchored: unanchored, into: &out)
+                    guard build(chunk, unanchored: unanchored, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }
                 chunk.append(p); size += p.size
             }
-            if !chunk.isEmpty { build(chunk, unanchored: unanchored, into: &out) }
+            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, into: &out) else { return nil } }
         }
         return out
     }
 
-    static func build(_ group: [PatternEntry], unanchored: Bool, into out: inout [[UInt32]]) {
+    /// Builds the DFAs of a group, splitting it while its DFA is too large; false when a
+    /// single filter's DFA is (the list then fails with JSONInvalidRegex).
+    static func build(_ group: [PatternEntry], unanchored: Bool, into out: inout [[UInt32]]) -> Bool {
         var nfa = NFA(unanchored: unanchored)
         for p in group { nfa.addPattern(p.terms, id: p.id) }
         let t0 = CompileLog.now()
-        if let dfa = NFAToDFA.convert(nfa, maximumStates: maximumDFAStates) {
+        if let dfa = NFAToDFA.convert(nfa, maximumStates: group.count == 1 ? 1 << 20 : maximumDFAStates,
+                                      maximumWork: group.count == 1 ? singleFilterWork : 40_000_000) {
             let t1 = CompileLog.now()
             let minimized = dfa.stateCount <= minimizeLimit ? DFAMinimizer.minimize(dfa) : dfa
             let t2 = CompileLog.now()
             out.append(DFABytecode.encode(minimized))
             CompileLog.log("group \(group.count) patterns (\(unanchored ? "unanchored" : "anchored")), NFA \(nfa.nodeCount) nodes -> DFA \(dfa.stateCount) states, \(dfa.classCount) classes (\(t1 - t0) s) -> minimized \(minimized.stateCount) (\(t2 - t1) s) -> \(out.last?.count ?? 0) words (\(CompileLog.now() - t2) s)")
-        } else if group.count > 1 {
-            CompileLog.log("group \(group.count) patterns: DFA too large after \(CompileLog.now() - t0) s, split")
-            build(Array(group[..<(group.count / 2)]), unanchored: unanchored, into: &out)
-            build(Array(group[(group.count / 2)...]), unanchored: unanchored, into: &out)
-        } else if let dfa = NFAToDFA.convert(nfa, maximumStates: 1 << 22) {
-            // One pattern alone: its DFA is as large as it is.
-            out.append(DFABytecode.encode(DFAMinimizer.minimize(dfa)))
+            return true
         }
+        guard group.count > 1 else { return false }
+        CompileLog.log("group \(group.count) patterns: DFA too large after \(CompileLog.now() - t0) s, split")
+        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, into: &out)
+            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, into: &out)
     }
 
     /// Where a filter with an inner ".*" is cut: the index of that ".*" among the terms, when
@@ -240,7 +245,7 @@ public enum ContentRuleListCompiler {
                                                     size: prefix.reduce(0) { $0 + $1.size }))
                     var nfa = NFA(unanchored: terms.first == .dotStar)
                     nfa.addPattern(terms[...], id: id)
-                    guard let dfa = NFAToDFA.convert(nfa, maximumStates: 1 << 20) else { return .failure(.JSONInvalidRegex) }
+                    guard let dfa = NFAToDFA.convert(nfa, maximumStates: 1 << 20, maximumWork: singleFilterWork) else { return .failure(.JSONInvalidRegex) }
                     verifiers[index] = DFABytecode.encode(DFAMinimizer.minimize(dfa))
                 } else {
                     urlPatterns.append(PatternEntry(terms: terms[...], id: id, unanchored: terms.first == .dotStar,
@@ -305,9 +310,8 @@ public enum ContentRuleListCompiler {
             globalStyleSheet = selectors.joined(separator: ",") + "{display:none !important;}"
         }
 
-        let urlDFAs = buildDFAs(urlPatterns)
-        let topDFAs = buildDFAs(topPatterns)
-        let frameDFAs = buildDFAs(framePatterns)
+        guard let urlDFAs = buildDFAs(urlPatterns), let topDFAs = buildDFAs(topPatterns),
+              let frameDFAs = buildDFAs(framePatterns) else { return .failure(.JSONInvalidRegex) }
 
         // MARK: Serialization
         var w = WordWriter()

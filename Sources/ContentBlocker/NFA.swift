@@ -91,7 +91,7 @@ struct DFA {
 /// Subset construction (WebKit's `NFAToDFA::convert`), with a bound on the states: nil when
 /// the DFA would grow past `maximumStates` (the caller splits the group of patterns).
 enum NFAToDFA {
-    static func convert(_ nfa: NFA, maximumStates: Int) -> DFA? {
+    static func convert(_ nfa: NFA, maximumStates: Int, maximumWork: Int = 40_000_000) -> DFA? {
         // Byte classes: bytes that every edge treats alike.
         var classOf = [Int32](repeating: 0, count: 128)
         var seen = Set<[UInt64]>()
@@ -139,8 +139,10 @@ enum NFAToDFA {
                 }
             }
             out.sort()
+            work += out.count
             return out
         }
+        var work = 0
 
         var ids: [NodeSet: Int32] = [:]
         var sets: [[Int32]] = []
@@ -175,6 +177,9 @@ enum NFAToDFA {
                     continue
                 }
                 let target = closure(buckets[k])
+                // Subset construction can be quadratic (a long periodic filter such as
+                // "aaaa…" keeps every suffix alive): bounded, it gives up instead.
+                if work > maximumWork { return nil }
                 let key = NodeSet(target)
                 let id: Int32
                 if let existing = ids[key] { id = existing } else {
