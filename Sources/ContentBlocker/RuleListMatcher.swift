@@ -150,6 +150,18 @@ public final class RuleListMatcher {
         locations.append(list.location(ofRule: ruleIndex))
     }
 
+    /// Runs the URL DFAs and checks the candidates and the universal rules.
+    @inline(__always) func collect(_ bytes: UnsafeBufferPointer<UInt8>, _ load: ResourceLoad, _ networkOnly: Bool) {
+        for d in list.urlDFAs {
+            DFABytecode.run(list.dfa(d), bytes) { candidates.append($0) }
+        }
+        for r in candidates { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
+        for r in applicableNetwork { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
+        if !networkOnly, let css = applicableCSS {
+            for r in css { consider(r, load, networkOnly: false, urlBytes: bytes) }
+        }
+    }
+
     /// Decides a load: afterwards `result` holds the action locations in WebKit's order (the
     /// last matching rule first, stopping at an ignore-previous-rules), and
     /// `sawIgnorePreviousRules` whether one stopped it. With `networkOnly`, css-display-none
@@ -167,20 +179,9 @@ public final class RuleListMatcher {
         ancestorSet.removeAll(keepingCapacity: true)
         prepareConditions(load)
         prepareUniversal(load, css: !networkOnly)
-        let list = self.list
-        let run: (UnsafeBufferPointer<UInt8>) -> Void = { bytes in
-            for d in list.urlDFAs {
-                DFABytecode.run(list.dfa(d), bytes) { self.candidates.append($0) }
-            }
-            for r in self.candidates { self.consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
-            for r in self.applicableNetwork { self.consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
-            if !networkOnly, let css = self.applicableCSS {
-                for r in css { self.consider(r, load, networkOnly: false, urlBytes: bytes) }
-            }
-        }
-        if load.urlString.utf8.withContiguousStorageIfAvailable(run) == nil {
+        if load.urlString.utf8.withContiguousStorageIfAvailable({ collect($0, load, networkOnly) }) == nil {
             var copy = load.urlString
-            copy.withUTF8(run)
+            copy.withUTF8 { collect($0, load, networkOnly) }
         }
         if locations.isEmpty { return }
         locations.sort()
