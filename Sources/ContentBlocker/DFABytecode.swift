@@ -45,6 +45,7 @@ enum DFABytecode {
         var position = [Int](repeating: -1, count: n)
         position[0] = 0
         var suffix = [Int](repeating: 0, count: n)
+        var parent = [Int](repeating: 0, count: n)
         var head = 0
         while head < order.count {
             let s = order[head]; head += 1
@@ -53,6 +54,7 @@ enum DFABytecode {
                 guard t >= 0, position[t] < 0 else { continue }
                 position[t] = order.count
                 order.append(t)
+                parent[t] = s
                 if s == 0 { suffix[t] = 0 } else {
                     let f = Int(dfa.transitions[suffix[s] * c + Int(dfa.classOf[b])])
                     suffix[t] = f >= 0 && position[f] >= 0 && position[f] < position[t] ? f : 0
@@ -69,9 +71,14 @@ enum DFABytecode {
             let plain = ranges(r, differingFrom: nil)
             var shape = Shape(dense: false, fallback: nil, ranges: plain)
             if s != 0 && plain.count > 2 {
-                let f = suffix[s]
-                let viaFallback = ranges(r, differingFrom: row(f))
-                if viaFallback.count + 1 < plain.count { shape = Shape(dense: false, fallback: f, ranges: viaFallback) }
+                // Candidates: the suffix (failure) state, which fits automata of filters that
+                // start anywhere, and the parent, which fits loops such as `([a-z0-9-]+\.)?`.
+                for f in [suffix[s], parent[s]] where position[f] < position[s] {
+                    let viaFallback = ranges(r, differingFrom: row(f))
+                    if viaFallback.count + 1 < shape.ranges.count + (shape.fallback == nil ? 0 : 1) {
+                        shape = Shape(dense: false, fallback: f, ranges: viaFallback)
+                    }
+                }
             }
             if shape.ranges.count > denseThreshold { shape = Shape(dense: true, fallback: nil, ranges: []) }
             shapes[s] = shape
