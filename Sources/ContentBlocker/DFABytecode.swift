@@ -1,12 +1,13 @@
 /// The serialized form of one DFA and its interpreter (WebKit's `DFABytecodeCompiler` and
 /// `DFABytecodeInterpreter`, in our own encoding): an array of 32-bit words.
 ///
-///     word 0: number of states   word 1: number of words
+///     word 0: number of states   word 1: number of words   word 2: number of byte classes
+///     words 3-34: the class of each byte 0...127 (one byte each)
 ///     then each state, in breadth-first order from the root:
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state
 ///       [actions: word offset of a list `count, rule ids…`]      when bit 9
-///       dense:  128 words, the target of each byte 0...127
+///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
 ///               n pairs (lo | hi << 8, target)
 ///
@@ -18,7 +19,7 @@
 /// word offsets of states inside the DFA.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
-    static let headerWords = 2
+    static let headerWords = 35
     static let denseThreshold = 10
 
     static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
@@ -84,7 +85,7 @@ enum DFABytecode {
             shapes[s] = shape
             offsets[s] = cursor
             cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
-                + (shape.dense ? 128 : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
+                + (shape.dense ? UInt32(c) : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
         }
         var listOffsets: [[UInt32]: UInt32] = [:]
         var lists: [UInt32] = []
@@ -95,7 +96,12 @@ enum DFABytecode {
                 lists.append(contentsOf: dfa.actions[s])
             }
         }
-        var code: [UInt32] = [UInt32(order.count), 0]
+        var code: [UInt32] = [UInt32(order.count), 0, UInt32(c)]
+        for w in 0..<32 {
+            var word: UInt32 = 0
+            for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
+            code.append(word)
+        }
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
         for s in order {
@@ -105,7 +111,7 @@ enum DFABytecode {
                         | (shape.fallback != nil ? 0x400 : 0))
             if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
             if shape.dense {
-                for b in 0..<128 { code.append(target(dfa.transitions[s * c + Int(dfa.classOf[b])])) }
+                for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
             } else {
                 if let f = shape.fallback { code.append(offsets[f]) }
                 for r in shape.ranges {
@@ -125,7 +131,11 @@ enum DFABytecode {
     static func validate(_ code: UnsafeBufferPointer<UInt32>, ruleCount: Int) -> Bool {
         guard code.count >= headerWords + 2, Int(code[1]) == code.count else { return false }
         let n = Int(code[0])
-        guard n >= 1 else { return false }
+        let classes = Int(code[2])
+        guard n >= 1, classes >= 1, classes <= 128 else { return false }
+        for w in 3..<headerWords {
+            for i in 0..<4 where Int((code[w] >> (8 * UInt32(i))) & 0xFF) >= classes { return false }
+        }
         var isStart = [Bool](repeating: false, count: code.count)
         var p = headerWords
         for _ in 0..<n {
@@ -133,7 +143,7 @@ enum DFABytecode {
             isStart[p] = true
             let h = code[p]
             guard h >> 11 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
-            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? 128 : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
+            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
         let listStart = p
@@ -152,8 +162,8 @@ enum DFABytecode {
             }
             func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
             if h & 0x100 != 0 {
-                for i in 0..<128 where !ok(code[p + i]) { return false }
-                p += 128
+                for i in 0..<classes where !ok(code[p + i]) { return false }
+                p += classes
             } else {
                 if h & 0x400 != 0 {
                     let f = code[p]
@@ -190,7 +200,11 @@ enum DFABytecode {
             var next = dead
             while true {
                 var p = t + 1 + Int((header >> 9) & 1)
-                if header & 0x100 != 0 { next = code[p + Int(b)]; break }
+                if header & 0x100 != 0 {
+                    let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
+                    next = code[p + Int(klass)]
+                    break
+                }
                 var fallback = dead
                 if header & 0x400 != 0 { fallback = code[p]; p += 1 }
                 let end = p + 2 * Int(header & 0xFF)
