@@ -13,7 +13,7 @@ public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
     public static let formatVersion: UInt32 = 2
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
-    static let maximumDFAStates = 300_000
+    static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
     /// filters, where subset construction is already close to minimal (measured on the
     /// EasyList family: 0–3% fewer states) and minimizing costs seconds.
@@ -149,7 +149,7 @@ public enum ContentRuleListCompiler {
             var chunk: [PatternEntry] = []
             var size = 0
             for p in group {
-                if size + p.size > (unanchored ? 400_000 : 150_000) && !chunk.isEmpty {
+                if size + p.size > 400_000 && !chunk.isEmpty {
                     guard build(chunk, unanchored: unanchored, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }

@@ -10,6 +10,11 @@ public final class RuleListMatcher {
     var locations: [UInt32] = []
     public private(set) var result: [UInt32] = []
     public private(set) var sawIgnorePreviousRules = false
+    /// How many confirmation DFAs have run (a statistic for tools).
+    public private(set) var confirmations = 0
+    /// How many candidate rules the URL DFAs have produced (a statistic for tools).
+    public var candidateCount: Int { candidatesTotal }
+    var candidatesTotal = 0
 
     // Condition caches.
     var topBits: [UInt64]
@@ -143,6 +148,7 @@ public final class RuleListMatcher {
         if c != 0 && !conditionHolds(r, c, load) { return }
         let v = list.verifier(ofRule: ruleIndex)
         if v != 0 {
+            confirmations &+= 1
             var confirmed = false
             DFABytecode.run(list.dfa(v), urlBytes) { _ in confirmed = true }
             if !confirmed { return }
@@ -155,6 +161,7 @@ public final class RuleListMatcher {
         for d in list.urlDFAs {
             DFABytecode.run(list.dfa(d), bytes) { candidates.append($0) }
         }
+        candidatesTotal &+= candidates.count
         for r in candidates { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
         for r in applicableNetwork { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
         if !networkOnly, let css = applicableCSS {

@@ -198,10 +198,12 @@ enum Command {
         func pct(_ p: Double) -> Double { times.isEmpty ? 0 : Double(times[min(times.count - 1, Int(Double(times.count) * p))]) / 1000 }
         let mean = times.isEmpty ? 0 : Double(times.reduce(0, +)) / Double(times.count) / 1000
         let rssAfter = rssKB()
+        let perRequest = { (x: Int) in fixed(Double(x) / Double(max(2 * times.count, 1)), 2) }
         var report = ""
         report += "requests: \(rows.count) (\(times.count) decided), rules: \(list.ruleCount), compiled size: \(list.byteCount) bytes\n"
         report += "blocked: \(blocked), block-cookies: \(cookies), make-https: \(https), other actions: \(other), stopped by ignore-previous-rules: \(ignored)\n"
         report += "decision time (µs): median \(fixed(pct(0.5), 3)), p90 \(fixed(pct(0.9), 3)), p99 \(fixed(pct(0.99), 3)), max \(fixed(pct(1.0), 3)), mean \(fixed(mean, 3)) (clock read overhead \(overhead[500]) ns, included)\n"
+        report += "per decision: \(perRequest(matcher.candidateCount)) candidate rules from the DFAs, \(perRequest(matcher.confirmations)) confirmation DFAs run\n"
         report += "request preparation (URL parse, registrable domain): \(fixed(prepareTime / Double(max(rows.count, 1)) * 1e6, 3)) µs per request\n"
         report += "load time: \(fixed(loadTime * 1000, 3)) ms, RSS: \(rssBefore) kB before loading, \(rssAfter) kB after matching (+\(rssAfter - rssBefore) kB)\n"
         if printEach { printError(report) } else { print(report, terminator: "") }
