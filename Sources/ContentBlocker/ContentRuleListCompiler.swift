@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
@@ -140,7 +140,7 @@ public enum ContentRuleListCompiler {
 
     /// DFAs for a set of patterns: patterns that start anywhere and patterns anchored at the
     /// start go to separate NFAs; a group whose DFA would be too large is split.
-    static func buildDFAs(_ patterns: [PatternEntry]) -> [[UInt32]]? {
+    static func buildDFAs(_ patterns: [PatternEntry], flagsOf: (UInt32) -> UInt32) -> [[UInt32]]? {
         var out: [[UInt32]] = []
         for unanchored in [false, true] {
             let group = patterns.filter { $0.unanchored == unanchored }
@@ -150,19 +150,19 @@ public enum ContentRuleListCompiler {
             var size = 0
             for p in group {
                 if size + p.size > 400_000 && !chunk.isEmpty {
-                    guard build(chunk, unanchored: unanchored, into: &out) else { return nil }
+                    guard build(chunk, unanchored: unanchored, flagsOf: flagsOf, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }
                 chunk.append(p); size += p.size
             }
-            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, into: &out) else { return nil } }
+            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, flagsOf: flagsOf, into: &out) else { return nil } }
         }
         return out
     }
 
     /// Builds the DFAs of a group, splitting it while its DFA is too large; false when a
     /// single filter's DFA is (the list then fails with JSONInvalidRegex).
-    static func build(_ group: [PatternEntry], unanchored: Bool, into out: inout [[UInt32]]) -> Bool {
+    static func build(_ group: [PatternEntry], unanchored: Bool, flagsOf: (UInt32) -> UInt32, into out: inout [[UInt32]]) -> Bool {
         var nfa = NFA(unanchored: unanchored)
         for p in group { nfa.addPattern(p.terms, id: p.id) }
         let t0 = CompileLog.now()
@@ -171,14 +171,14 @@ public enum ContentRuleListCompiler {
             let t1 = CompileLog.now()
             let minimized = dfa.stateCount <= minimizeLimit ? DFAMinimizer.minimize(dfa) : dfa
             let t2 = CompileLog.now()
-            out.append(DFABytecode.encode(minimized))
+            out.append(DFABytecode.encode(minimized, flagsOf: flagsOf))
             CompileLog.log("group \(group.count) patterns (\(unanchored ? "unanchored" : "anchored")), NFA \(nfa.nodeCount) nodes -> DFA \(dfa.stateCount) states, \(dfa.classCount) classes (\(t1 - t0) s) -> minimized \(minimized.stateCount) (\(t2 - t1) s) -> \(out.last?.count ?? 0) words (\(CompileLog.now() - t2) s)")
             return true
         }
         guard group.count > 1 else { return false }
         CompileLog.log("group \(group.count) patterns: DFA too large after \(CompileLog.now() - t0) s, split")
-        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, into: &out)
-            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, into: &out)
+        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, flagsOf: flagsOf, into: &out)
+            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, flagsOf: flagsOf, into: &out)
     }
 
     /// Where a filter with an inner ".*" is cut: the index of that ".*" among the terms, when
@@ -218,6 +218,8 @@ public enum ContentRuleListCompiler {
     static let infoConditionMatchesEverything: UInt32 = 4
     static let infoGlobalStyleSheet: UInt32 = 8
     static let infoNetwork: UInt32 = 16  // an action that matters to the networking process
+    static let dfaFlagCSS: UInt32 = 1 << 31
+    static let dfaFlagConditionEverything: UInt32 = 1 << 30
 
     // MARK: - Compile
 
@@ -310,8 +312,15 @@ public enum ContentRuleListCompiler {
             globalStyleSheet = selectors.joined(separator: ",") + "{display:none !important;}"
         }
 
-        guard let urlDFAs = buildDFAs(urlPatterns), let topDFAs = buildDFAs(topPatterns),
-              let frameDFAs = buildDFAs(framePatterns) else { return .failure(.JSONInvalidRegex) }
+        // Next to each rule id, the url DFAs keep its flags, with two bits of our own: a
+        // css-display-none rule, and a condition that holds for every URL.
+        let urlFlags: (UInt32) -> UInt32 = { id in
+            let i = Int(id)
+            return rules[i].trigger.flags | (info[i] & infoCSS != 0 ? dfaFlagCSS : 0)
+                | (info[i] & infoConditionMatchesEverything != 0 ? dfaFlagConditionEverything : 0)
+        }
+        guard let urlDFAs = buildDFAs(urlPatterns, flagsOf: urlFlags), let topDFAs = buildDFAs(topPatterns, flagsOf: { _ in 0 }),
+              let frameDFAs = buildDFAs(framePatterns, flagsOf: { _ in 0 }) else { return .failure(.JSONInvalidRegex) }
 
         // MARK: Serialization
         var w = WordWriter()

@@ -6,7 +6,7 @@
 ///     then each state, in breadth-first order from the root:
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state
-///       [actions: word offset of a list `count, rule ids…`]      when bit 9
+///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
 ///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
 ///               n pairs (lo | hi << 8, target)
@@ -37,7 +37,9 @@ enum DFABytecode {
         return out
     }
 
-    static func encode(_ dfa: DFA) -> [UInt32] {
+    /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
+    /// matcher can refuse most candidates without touching the rule table).
+    static func encode(_ dfa: DFA, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
         func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
@@ -93,7 +95,7 @@ enum DFABytecode {
             if listOffsets[dfa.actions[s]] == nil {
                 listOffsets[dfa.actions[s]] = cursor + UInt32(lists.count)
                 lists.append(UInt32(dfa.actions[s].count))
-                lists.append(contentsOf: dfa.actions[s])
+                for id in dfa.actions[s] { lists.append(id); lists.append(flagsOf(id)) }
             }
         }
         var code: [UInt32] = [UInt32(order.count), 0, UInt32(c)]
@@ -156,8 +158,8 @@ enum DFABytecode {
                 let l = Int(code[p])
                 guard l >= listStart, l < code.count else { return false }
                 let count = Int(code[l])
-                guard count > 0, l + count < code.count else { return false }
-                for i in 1...count where Int(code[l + i]) >= ruleCount { return false }
+                guard count > 0, l + 2 * count < code.count else { return false }
+                for i in 0..<count where Int(code[l + 1 + 2 * i]) >= ruleCount { return false }
                 p += 1
             }
             func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
@@ -177,10 +179,10 @@ enum DFABytecode {
         return true
     }
 
-    /// Runs the DFA over `url` then the end marker (NUL), calling `found` with the rule ids of
-    /// every accepting state reached.
+    /// Runs the DFA over `url` then the end marker (NUL), calling `found` with the rule ids
+    /// (and their stored flags) of every accepting state reached.
     @inline(__always)
-    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32) -> Void) {
+    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
         var s = headerWords
         var i = 0
         let count = url.count
@@ -189,7 +191,7 @@ enum DFABytecode {
             if h & 0x200 != 0 {
                 let l = Int(code[s + 1])
                 let n = Int(code[l])
-                for k in 1...n { found(code[l + k]) }
+                for k in 0..<n { found(code[l + 1 + 2 * k], code[l + 2 + 2 * k]) }
             }
             if i > count { return }
             let b = i < count ? UInt32(url[i]) : 0

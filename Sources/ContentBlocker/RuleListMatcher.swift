@@ -53,7 +53,7 @@ public final class RuleListMatcher {
             for d in dfas {
                 let code = list.dfa(d)
                 url.utf8.withContiguousStorageIfAvailable { bytes in
-                    DFABytecode.run(code, bytes) { r in
+                    DFABytecode.run(code, bytes) { r, _ in
                         if bits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
                             bits[Int(r >> 6)] |= 1 << UInt64(r & 63)
                             set.append(r)
@@ -62,7 +62,7 @@ public final class RuleListMatcher {
                 } ?? {
                     var copy = url
                     copy.withUTF8 { bytes in
-                        DFABytecode.run(code, bytes) { r in
+                        DFABytecode.run(code, bytes) { r, _ in
                             if bits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
                                 bits[Int(r >> 6)] |= 1 << UInt64(r & 63)
                                 set.append(r)
@@ -150,7 +150,7 @@ public final class RuleListMatcher {
         if v != 0 {
             confirmations &+= 1
             var confirmed = false
-            DFABytecode.run(list.dfa(v), urlBytes) { _ in confirmed = true }
+            DFABytecode.run(list.dfa(v), urlBytes) { _, _ in confirmed = true }
             if !confirmed { return }
         }
         locations.append(list.location(ofRule: ruleIndex))
@@ -158,8 +158,20 @@ public final class RuleListMatcher {
 
     /// Runs the URL DFAs and checks the candidates and the universal rules.
     @inline(__always) func collect(_ bytes: UnsafeBufferPointer<UInt8>, _ load: ResourceLoad, _ networkOnly: Bool) {
+        // Most candidates are refused by the flags and the condition stored next to them in
+        // the DFA, without a look at the rule table.
+        let requestFlags = load.flags
         for d in list.urlDFAs {
-            DFABytecode.run(list.dfa(d), bytes) { candidates.append($0) }
+            DFABytecode.run(list.dfa(d), bytes) { r, f in
+                if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
+                guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
+                let c = f & ResourceFlags.actionConditionMask
+                if c == ResourceFlags.ifTopURL || c == ResourceFlags.unlessTopURL {
+                    let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(topBits, r)
+                    if matched != (c == ResourceFlags.ifTopURL) { return }
+                }
+                candidates.append(r)
+            }
         }
         candidatesTotal &+= candidates.count
         for r in candidates { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
