@@ -149,7 +149,7 @@ public enum ContentRuleListCompiler {
             var chunk: [PatternEntry] = []
             var size = 0
             for p in group {
-                if size + p.size > 400_000 && !chunk.isEmpty {
+                if size + p.size > 600_000 && !chunk.isEmpty {
                     guard build(chunk, unanchored: unanchored, flagsOf: flagsOf, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }
