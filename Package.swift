@@ -17,6 +17,8 @@ let package = Package(
         .executable(name: "test262-parse", targets: ["Test262Parse"]),
         .executable(name: "test262", targets: ["Test262"]),
         .executable(name: "parse-bench", targets: ["ParseBench"]),
+        .library(name: "ContentBlocker", targets: ["ContentBlocker"]),
+        .executable(name: "sable-contentblock", targets: ["sable-contentblock"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -71,6 +73,17 @@ let package = Package(
         .target(name: "EngineIPC", swiftSettings: strict),
         // The tests start .build/<config>/jsrun, which `swift test` builds with every product.
         // (Not a dependency: jsrun's -static-stdlib would then apply to the test bundle too.)
+        // Layer: web basics. Content-blocker rule lists (WebKit's JSON format) -> combined DFAs ->
+        // serialized bytecode -> decisions; registrable domains (bundled Public Suffix List).
+        // Imports nothing of the engine: the networking process links it without JS.
+        // Optimized in debug builds too: its tests compile real lists and hostile input
+        // (a 100,000-character filter, 150,001 rules), which unoptimized code takes minutes on.
+        .target(name: "ContentBlocker", exclude: ["DESIGN-NOTES.md"],
+                swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .testTarget(name: "ContentBlockerTests", dependencies: ["ContentBlocker"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
+        // The sable-contentblock command (eval, compile, match): a thin main over ContentBlocker.
+        .executableTarget(name: "sable-contentblock", dependencies: ["ContentBlocker"], swiftSettings: strict),
         .testTarget(name: "LockdownTests", dependencies: ["Lockdown", "EngineIPC", "JSRunCLI"],
                     exclude: ["PolicyProbe"], swiftSettings: strict),
     ]

@@ -1,0 +1,227 @@
+/// The serialized form of one DFA and its interpreter (WebKit's `DFABytecodeCompiler` and
+/// `DFABytecodeInterpreter`, in our own encoding): an array of 32-bit words.
+///
+///     word 0: number of states   word 1: number of words   word 2: number of byte classes
+///     words 3-34: the class of each byte 0...127 (one byte each)
+///     then each state, in breadth-first order from the root:
+///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
+///               bit 10 = has a fallback state
+///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
+///       dense:  one word per byte class, the target of the class
+///       sparse: [fallback state]                                  when bit 10
+///               n pairs (lo | hi << 8, target)
+///
+/// A byte outside a sparse state's ranges goes where the fallback state sends it (looked up
+/// again from there), or nowhere (`dead`) without one. The fallback of a state is the state
+/// of its longest proper suffix (Aho–Corasick's failure state, found from the DFA itself), so
+/// a state of a combined automaton of many filters lists only the few bytes where it differs;
+/// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
+/// word offsets of states inside the DFA.
+enum DFABytecode {
+    static let dead: UInt32 = 0xFFFF_FFFF
+    static let headerWords = 35
+    static let denseThreshold = 10
+
+    static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
+        var out: [(UInt8, UInt8, Int32)] = []
+        var b = 0
+        while b < 128 {
+            let t = row[b]
+            let differs = base.map { $0[b] != t } ?? (t >= 0)
+            if !differs { b += 1; continue }
+            var e = b
+            while e + 1 < 128 && row[e + 1] == t && (base.map { $0[e + 1] != t } ?? true) { e += 1 }
+            out.append((UInt8(b), UInt8(e), t))
+            b = e + 1
+        }
+        return out
+    }
+
+    /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
+    /// matcher can refuse most candidates without touching the rule table).
+    static func encode(_ dfa: DFA, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
+        let n = dfa.stateCount
+        let c = dfa.classCount
+        func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
+        // Breadth-first order, each state's parent and byte, and its suffix (failure) state.
+        var order: [Int] = [0]
+        var position = [Int](repeating: -1, count: n)
+        position[0] = 0
+        var suffix = [Int](repeating: 0, count: n)
+        var parent = [Int](repeating: 0, count: n)
+        var head = 0
+        while head < order.count {
+            let s = order[head]; head += 1
+            for b in 0..<128 {
+                let t = Int(dfa.transitions[s * c + Int(dfa.classOf[b])])
+                guard t >= 0, position[t] < 0 else { continue }
+                position[t] = order.count
+                order.append(t)
+                parent[t] = s
+                if s == 0 { suffix[t] = 0 } else {
+                    let f = Int(dfa.transitions[suffix[s] * c + Int(dfa.classOf[b])])
+                    suffix[t] = f >= 0 && position[f] >= 0 && position[f] < position[t] ? f : 0
+                }
+            }
+        }
+        // Shapes and offsets.
+        struct Shape { var dense: Bool; var fallback: Int?; var ranges: [(UInt8, UInt8, Int32)] }
+        var shapes = [Shape](repeating: Shape(dense: false, fallback: nil, ranges: []), count: n)
+        var offsets = [UInt32](repeating: DFABytecode.dead, count: n)
+        var cursor = UInt32(headerWords)
+        for s in order {
+            let r = row(s)
+            let plain = ranges(r, differingFrom: nil)
+            var shape = Shape(dense: false, fallback: nil, ranges: plain)
+            if s != 0 && plain.count > 2 {
+                // Candidates: the suffix (failure) state, which fits automata of filters that
+                // start anywhere, and the parent, which fits loops such as `([a-z0-9-]+\.)?`.
+                for f in [suffix[s], parent[s]] where position[f] < position[s] {
+                    let viaFallback = ranges(r, differingFrom: row(f))
+                    if viaFallback.count + 1 < shape.ranges.count + (shape.fallback == nil ? 0 : 1) {
+                        shape = Shape(dense: false, fallback: f, ranges: viaFallback)
+                    }
+                }
+            }
+            if shape.ranges.count > denseThreshold { shape = Shape(dense: true, fallback: nil, ranges: []) }
+            shapes[s] = shape
+            offsets[s] = cursor
+            cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
+                + (shape.dense ? UInt32(c) : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
+        }
+        var listOffsets: [[UInt32]: UInt32] = [:]
+        var lists: [UInt32] = []
+        for s in order where !dfa.actions[s].isEmpty {
+            if listOffsets[dfa.actions[s]] == nil {
+                listOffsets[dfa.actions[s]] = cursor + UInt32(lists.count)
+                lists.append(UInt32(dfa.actions[s].count))
+                for id in dfa.actions[s] { lists.append(id); lists.append(flagsOf(id)) }
+            }
+        }
+        var code: [UInt32] = [UInt32(order.count), 0, UInt32(c)]
+        for w in 0..<32 {
+            var word: UInt32 = 0
+            for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
+            code.append(word)
+        }
+        code.reserveCapacity(Int(cursor) + lists.count)
+        func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
+        for s in order {
+            let shape = shapes[s]
+            let hasActions = !dfa.actions[s].isEmpty
+            code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
+                        | (shape.fallback != nil ? 0x400 : 0))
+            if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
+            if shape.dense {
+                for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
+            } else {
+                if let f = shape.fallback { code.append(offsets[f]) }
+                for r in shape.ranges {
+                    code.append(UInt32(r.0) | UInt32(r.1) << 8)
+                    code.append(target(r.2))
+                }
+            }
+        }
+        code.append(contentsOf: lists)
+        code[1] = UInt32(code.count)
+        return code
+    }
+
+    /// Checks that a DFA read from a file is well formed: every target, fallback and list
+    /// inside it, fallbacks earlier than their state, so that the interpreter, which checks
+    /// nothing, can neither leave the buffer nor loop.
+    static func validate(_ code: UnsafeBufferPointer<UInt32>, ruleCount: Int) -> Bool {
+        guard code.count >= headerWords + 2, Int(code[1]) == code.count else { return false }
+        let n = Int(code[0])
+        let classes = Int(code[2])
+        guard n >= 1, classes >= 1, classes <= 128 else { return false }
+        for w in 3..<headerWords {
+            for i in 0..<4 where Int((code[w] >> (8 * UInt32(i))) & 0xFF) >= classes { return false }
+        }
+        var isStart = [Bool](repeating: false, count: code.count)
+        var p = headerWords
+        for _ in 0..<n {
+            guard p < code.count else { return false }
+            isStart[p] = true
+            let h = code[p]
+            guard h >> 11 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
+            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
+            guard p <= code.count else { return false }
+        }
+        let listStart = p
+        p = headerWords
+        for _ in 0..<n {
+            let state = p
+            let h = code[p]
+            p += 1
+            if h & 0x200 != 0 {
+                let l = Int(code[p])
+                guard l >= listStart, l < code.count else { return false }
+                let count = Int(code[l])
+                guard count > 0, l + 2 * count < code.count else { return false }
+                for i in 0..<count where Int(code[l + 1 + 2 * i]) >= ruleCount { return false }
+                p += 1
+            }
+            func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
+            if h & 0x100 != 0 {
+                for i in 0..<classes where !ok(code[p + i]) { return false }
+                p += classes
+            } else {
+                if h & 0x400 != 0 {
+                    let f = code[p]
+                    guard f != dead, ok(f), Int(f) < state else { return false }
+                    p += 1
+                }
+                for i in 0..<Int(h & 0xFF) where !ok(code[p + 2 * i + 1]) { return false }
+                p += 2 * Int(h & 0xFF)
+            }
+        }
+        return true
+    }
+
+    /// Runs the DFA over `url` then the end marker (NUL), calling `found` with the rule ids
+    /// (and their stored flags) of every accepting state reached.
+    @inline(__always)
+    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+        var s = headerWords
+        var i = 0
+        let count = url.count
+        while true {
+            let h = code[s]
+            if h & 0x200 != 0 {
+                let l = Int(code[s + 1])
+                let n = Int(code[l])
+                for k in 0..<n { found(code[l + 1 + 2 * k], code[l + 2 + 2 * k]) }
+            }
+            if i > count { return }
+            let b = i < count ? UInt32(url[i]) : 0
+            i += 1
+            if b >= 128 { return }
+            var t = s
+            var header = h
+            var next = dead
+            while true {
+                var p = t + 1 + Int((header >> 9) & 1)
+                if header & 0x100 != 0 {
+                    let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
+                    next = code[p + Int(klass)]
+                    break
+                }
+                var fallback = dead
+                if header & 0x400 != 0 { fallback = code[p]; p += 1 }
+                let end = p + 2 * Int(header & 0xFF)
+                var found = false
+                while p < end {
+                    let range = code[p]
+                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p + 1]; found = true; break }
+                    p += 2
+                }
+                if found || fallback == dead { break }
+                t = Int(fallback)
+                header = code[t]
+            }
+            if next == dead { return }
+            s = Int(next)
+        }
+    }
+}
