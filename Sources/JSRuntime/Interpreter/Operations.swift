@@ -408,7 +408,7 @@ extension Runtime {
                 }
                 // A hole inside the length (`new Array(n)` being filled): stays dense when
                 // close to the stored elements and nothing on the chain has indexed properties.
-                if o.kind == .array && UInt32(i) < o.arrayLength && (i < o.elementsLength || i - o.elementsLength <= 64 || i < 2 * o.elementsLength),
+                if o.kind == .array && UInt32(i) < o.arrayLength && (i < o.elementsLength + JSObject.maxElementsGap || o.arrayLength <= JSObject.maxPresizedLength),
                    !(try protoChainHasIndexedProperties(o)) {
                     let used = o.elementsLength
                     if i >= used {

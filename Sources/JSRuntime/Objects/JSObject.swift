@@ -46,6 +46,12 @@ public enum ObjectFlags {
 public struct JSObject {
     public static let inlineSlotsOffset = 72
     public static let defaultInlineSlots = 4
+    /// An index at most this far past the stored elements extends them (holes between);
+    /// one further out switches the object to sparse elements (V8's `kMaxGap`).
+    static let maxElementsGap = 1024
+    /// Holes inside an array's `length` stay dense up to this length (`new Array(n)`
+    /// filled in any order).
+    static let maxPresizedLength: UInt32 = 1 << 20
     public let cell: UnsafeMutableRawPointer
 
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }

@@ -252,9 +252,12 @@ extension Runtime {
             if attrs == .all && o.flags & ObjectFlags.sparseElements == 0 {
                 let len = o.elementsLength
                 // Dense if near the used part, or inside an array's declared length (`new Array(n)`
-                // filled in any order) when that length is moderate.
-                if Int(i) < len || Int(i) <= max(len * 2, len + 64)
-                    || (o.kind == .array && i < o.arrayLength && o.arrayLength <= 1 << 20) {
+                // filled in any order) when that length is moderate; a key further out makes
+                // the object sparse, so storage follows the number of elements, not the
+                // largest index (`o[1 << i]` flag enums, `a[4e9 - 2]`).
+                if Int(i) < len + JSObject.maxElementsGap
+                    || (o.kind == .array && i < o.arrayLength && o.arrayLength <= JSObject.maxPresizedLength)
+                    || denseEnough(o, upTo: Int(i)) {
                     o.ensureElementsCapacity(Int(i) + 1)
                     o.elements![Int(i)] = value
                     if Int(i) >= len { o.elementsLength = Int(i) + 1 }
@@ -318,6 +321,18 @@ extension Runtime {
         defer { heap.popRoots(1) }
         o.shape = try makeDictionaryShape(o.shape)
         noteShapeChange(o)
+    }
+
+    /// Whether `o`'s dense elements, extended to index `i`, would still be cheaper than
+    /// sparse storage: a sparse element costs about eight words (its key atom, table entry
+    /// and slot), a dense one a word, so the new length may be up to 8x the element count.
+    /// Counting is O(length), done only for a jump of more than `maxElementsGap`.
+    func denseEnough(_ o: JSObject, upTo i: Int) -> Bool {
+        let len = o.elementsLength
+        guard let e = o.elements, len * 8 > i else { return false }
+        var count = 1
+        for j in 0..<len where !e[j].isEmpty { count += 1 }
+        return count * 8 > i
     }
 
     /// Moves every dense element into named properties (for non-default attributes or sparse arrays).
