@@ -24,3 +24,16 @@ int sable_thread_stack_bounds(void **low, void **high) {
     *high = (char *)addr + size;
     return 0;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int sable_fix_mmap_threshold(size_t bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, (int)bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

@@ -11,9 +11,8 @@ public struct JSException: Error {
 
 public final class Runtime {
     public let heap: Heap
-    /// Interned strings used as property keys: content hash -> cells.
-    var atoms: [UInt32: [UnsafeMutableRawPointer]] = [:]
-    var atomCount = 0
+    /// Interned strings used as property keys (its storage counts as external bytes).
+    var atoms = AtomTable(capacity: 1024)
     /// Cached atoms for Swift strings (the names builtins use).
     var atomCache: [String: UnsafeMutableRawPointer] = [:]
     /// Atoms of string literals, by the literal's address (see `atom(static:)`).
@@ -68,6 +67,7 @@ public final class Runtime {
         // frame initializes the registers it uses, and only live frames are scanned.
         registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
+        heap.adjustExternal(atoms.byteSize)
         heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
         heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
@@ -88,6 +88,7 @@ public final class Runtime {
     /// process that makes a runtime per script (the test262 worker) must not leak them.
     deinit {
         free(registers)
+        atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()
     }
@@ -112,6 +113,17 @@ public final class Runtime {
     public func allocate(_ kind: CellKind, size: Int) throws(JSException) -> UnsafeMutableRawPointer {
         do {
             return try heap.allocate(kind, size: size)
+        } catch {
+            throw outOfMemory()
+        }
+    }
+
+    /// Accounts for `bytes` of storage about to be malloc'd on behalf of JS (see
+    /// `Heap.reserveExternal`): the out-of-memory `RangeError` past `--max-heap`.
+    @inline(__always)
+    public func reserveExternal(_ bytes: Int) throws(JSException) {
+        do {
+            try heap.reserveExternal(bytes)
         } catch {
             throw outOfMemory()
         }
@@ -238,13 +250,16 @@ public final class Runtime {
         let s = try flatten(v)
         if s.isAtom { return s.cell }
         let h = s.hash
-        if let bucket = atoms[h] {
-            for a in bucket where StringCell(a).equals(s) { return a }
-        }
+        if let a = atoms.find(hash: h, { StringCell($0).equals(s) }) { return a }
         // Make this cell the atom (strings are immutable, so sharing is safe).
+        let before = atoms.byteSize
+        if atoms.growsOnNextInsert {
+            heap.pushRoot(Value(cell: s.cell))
+            defer { heap.popRoots(1) }
+            try reserveExternal(before)
+        }
         header(s.cell).pointee.flags |= StringFlags.isAtom
-        atoms[h, default: []].append(s.cell)
-        atomCount += 1
+        atoms.insert(s.cell)   // grown: the reservation was the net growth (2x - 1x)
         return s.cell
     }
 
@@ -277,13 +292,9 @@ public final class Runtime {
     }
 
     func sweepAtoms() {
-        for (h, bucket) in atoms {
-            let alive = bucket.filter { header($0).pointee.marked != 0 }
-            if alive.count != bucket.count {
-                atomCount -= bucket.count - alive.count
-                if alive.isEmpty { atoms.removeValue(forKey: h) } else { atoms[h] = alive }
-            }
-        }
+        let before = atoms.byteSize
+        atoms.filter { header($0).pointee.marked != 0 }
+        heap.adjustExternal(atoms.byteSize - before)
     }
 
     /// Extra tracing/finalization for kinds whose words hold Swift-side state (maps, sets, ...).

@@ -12,4 +12,9 @@ void sable_with_spilled_registers(void (*visit)(void *low, void *context), void 
 /// The current thread's stack bounds: [*low, *high). Returns 0 on success.
 int sable_thread_stack_bounds(void **low, void **high);
 
+/// Fixes glibc's mmap threshold at `bytes` (turning off its dynamic raise), so that big
+/// buffers are always mmap'd and their pages leave the process when freed. Returns
+/// mallopt's result (1 on success); 0 where there is no glibc.
+int sable_fix_mmap_threshold(size_t bytes);
+
 #endif

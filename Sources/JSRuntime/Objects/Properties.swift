@@ -97,16 +97,14 @@ extension Runtime {
         var h: UInt32 = 2166136261
         let digits = String(i).utf8
         for b in digits { h = (h ^ UInt32(b)) &* 16777619 }
-        guard let bucket = atoms[h] else { return nil }
-        for a in bucket {
+        let a = atoms.find(hash: h) { a in
             let s = StringCell(a)
-            if s.length != digits.count || s.is16Bit { continue }
+            if s.length != digits.count || s.is16Bit { return false }
             var j = 0
-            var same = true
-            for b in digits { if s.latin1[j] != b { same = false; break }; j += 1 }
-            if same { return PropertyKey(cell: a) }
+            for b in digits { if s.latin1[j] != b { return false }; j += 1 }
+            return true
         }
-        return nil
+        return a.map { PropertyKey(cell: $0) }
     }
 
     /// The key as a JS value (a string or symbol).
@@ -258,7 +256,7 @@ extension Runtime {
                 if Int(i) < len + JSObject.maxElementsGap
                     || (o.kind == .array && i < o.arrayLength && o.arrayLength <= JSObject.maxPresizedLength)
                     || denseEnough(o, upTo: Int(i)) {
-                    o.ensureElementsCapacity(Int(i) + 1)
+                    try o.ensureElementsCapacity(Int(i) + 1, self)
                     o.elements![Int(i)] = value
                     if Int(i) >= len { o.elementsLength = Int(i) + 1 }
                     return
@@ -279,7 +277,7 @@ extension Runtime {
         defer { heap.popRoots(2) }
         let newShape = try addPropertyTransition(o.shape, key: k, attributes: attrs)
         let entry = ShapeCell(newShape).lookup(k)!
-        o.ensureSlotCapacity(entry.slot + 1)
+        try o.ensureSlotCapacity(entry.slot + 1, self)
         o.shape = newShape
         o.setSlot(entry.slot, value)
         noteShapeChange(o)
@@ -348,10 +346,7 @@ extension Runtime {
             if v.isEmpty { continue }
             try addNamedProperty(o, try namedKey(forIndex: UInt32(i)), v, .all)
         }
-        o.elements?.deallocate()
-        o.elements = nil
-        o.elementsLength = 0
-        o.elementsCapacity = 0
+        o.freeElements(self)
     }
 
     /// ArraySetLength (https://tc39.es/ecma262/#sec-arraysetlength).
@@ -434,6 +429,7 @@ extension Runtime {
         if let idx = info.order!.firstIndex(of: named) { info.order!.remove(at: idx) }
         info.propertyCount -= 1
         info.freeSlots.append(entry.slot)
+        accountShapeInfo(info)
         o.setSlot(entry.slot, .undefined)
         noteShapeChange(o)
         return true
