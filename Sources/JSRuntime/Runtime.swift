@@ -171,7 +171,7 @@ public final class Runtime {
         if la == 0 { return b }
         if lb == 0 { return a }
         let total = la + lb
-        if total > 0x3FFF_FFFF { throw try rangeError("Invalid string length") }
+        if total > StringCell.maxLength { throw try rangeError("Invalid string length") }
         let wide = stringIs16Bit(a) || stringIs16Bit(b)
         if total <= 24 {
             let fa = try flatten(a), fb = try flatten(b)

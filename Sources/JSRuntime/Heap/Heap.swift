@@ -81,9 +81,9 @@ public final class Heap {
         /// 0 once the block is released (unmapped; its entry stays so indices hold).
         var cellCount: Int
     }
-    /// Empty blocks a sweep keeps mapped (for the next burst of allocation); further empty
-    /// blocks are unmapped, so memory freed by a collection leaves the process and no
-    /// longer counts toward `maxHeapBytes`.
+    /// Empty blocks a sweep keeps mapped at least; further empty blocks are unmapped, so
+    /// memory freed by a collection leaves the process and no longer counts toward
+    /// `maxHeapBytes`. See `emptyBlocksToKeep`.
     static let keptEmptyBlocks = 8
 
     var freeLists: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Heap.sizeClasses.count)
@@ -413,12 +413,21 @@ public final class Heap {
         marker = ctx.marker
     }
 
+    /// How many empty blocks a sweep keeps: enough for the allocation budget until the
+    /// next collection (unmapping them only to fault fresh pages in again costs system
+    /// time), but only a few when a heap limit is set and over half used.
+    var emptyBlocksToKeep: Int {
+        if maxHeapBytes > 0 && usedBytes > maxHeapBytes / 2 { return Heap.keptEmptyBlocks }
+        return max(Heap.keptEmptyBlocks, gcThreshold / Heap.blockSize)
+    }
+
     func sweep() {
         var live = 0
         // One load of the closure, not a retain/release pair per dead cell.
         let finalizer = self.finalizer
         for c in 0..<freeLists.count { freeLists[c] = nil }
         var emptyBlocks = 0
+        let keep = emptyBlocksToKeep
         for (bi, b) in blocks.enumerated() where b.cellCount > 0 {
             let c = Int(Heap.classForSize[b.cellSize >> 4])
             let headBefore = freeLists[c]
@@ -447,7 +456,7 @@ public final class Heap {
             live += liveHere * b.cellSize
             if liveHere == 0 && tail == nil {
                 emptyBlocks += 1
-                if emptyBlocks > Heap.keptEmptyBlocks {
+                if emptyBlocks > keep {
                     // Nothing in it is reachable: give its pages back.
                     freeLists[c] = headBefore
                     blockIndex.removeValue(forKey: UInt(bitPattern: b.base))
