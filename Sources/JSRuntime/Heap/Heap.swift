@@ -373,9 +373,11 @@ public final class Heap {
         sweep()
         allocatedSinceGC = 0
         externalBytesSinceGC = 0
-        // The next collection is due after the live size (cells and external storage)
-        // has been allocated again: a heap of big arrays is not traced every 16 MiB.
-        gcThreshold = max(Heap.minimumGCBudget, liveBytes &+ externalBytes)
+        // The next collection is due after the live cells plus half the live external
+        // storage have been allocated again: a heap of big arrays is not traced every
+        // 16 MiB (quadratic), yet a heap of many small objects does not grow more than
+        // before (splay: +10 % peak RSS when all external bytes counted).
+        gcThreshold = max(Heap.minimumGCBudget, liveBytes &+ externalBytes / 2)
     }
 
     func drain(_ marker: inout Marker) {
