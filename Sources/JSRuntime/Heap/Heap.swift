@@ -233,14 +233,30 @@ public final class Heap {
     /// live data fills the limit fails at once instead of collecting at every block.
     /// With `sizeClass`, a free cell of that class after the collection is taken and
     /// returned instead (no new block needed).
+    /// After an out-of-memory error, the 1/32 headroom is the `catch` block's to use (what
+    /// it needs to recover, even when what filled the heap stays alive, such as compiled
+    /// code); it is restored once a collection brings usage below the limit by 1/16.
+    var headroomSpent = false
+    var collectingForLimit = false
+
     @inline(never) @discardableResult
     func collectForLimit(_ bytes: Int, sizeClass: Int? = nil) throws(OutOfMemory) -> UnsafeMutableRawPointer? {
-        if !collecting { collect() }
+        if !collecting {
+            // Every empty block goes back: one of another size class is no use here.
+            collectingForLimit = true
+            collect()
+            collectingForLimit = false
+        }
+        if headroomSpent && usedBytes < maxHeapBytes - maxHeapBytes / 16 { headroomSpent = false }
         if let c = sizeClass, let head = freeLists[c] {
             freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
             return head
         }
-        if usedBytes &+ bytes &+ maxHeapBytes / 32 > maxHeapBytes { throw OutOfMemory() }
+        let headroom = headroomSpent ? 0 : maxHeapBytes / 32
+        if usedBytes &+ bytes &+ headroom > maxHeapBytes {
+            headroomSpent = true
+            throw OutOfMemory()
+        }
         return nil
     }
 
@@ -417,8 +433,10 @@ public final class Heap {
 
     /// How many empty blocks a sweep keeps: enough for the allocation budget until the
     /// next collection (unmapping them only to fault fresh pages in again costs system
-    /// time), but only a few when a heap limit is set and over half used.
+    /// time), but only a few when a heap limit is set and over half used, and none in a
+    /// collection at the limit.
     var emptyBlocksToKeep: Int {
+        if collectingForLimit { return 0 }
         if maxHeapBytes > 0 && usedBytes > maxHeapBytes / 2 { return Heap.keptEmptyBlocks }
         return max(Heap.keptEmptyBlocks, gcThreshold / Heap.blockSize)
     }
