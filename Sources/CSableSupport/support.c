@@ -28,3 +28,16 @@ int sable_thread_stack_bounds(void **low, void **high) {
 void sable_flush_instruction_cache(void *start, unsigned long length) {
     __builtin___clear_cache((char *)start, (char *)start + length);
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int sable_fix_mmap_threshold(size_t bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, (int)bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}

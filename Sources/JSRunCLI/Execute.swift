@@ -51,7 +51,9 @@ enum Execute {
         rt.heap.gcStress = options.gcStress
         defer {
             if options.gcStats {
-                FileIO.err("jsrun: gc: \(rt.heap.collections) collections, \(rt.heap.liveBytes / 1024) KiB live after the last\n")
+                let h = rt.heap
+                FileIO.err("jsrun: gc: \(h.collections) collections, \(h.liveBytes / 1024) KiB live after the last, "
+                           + "peak \(h.peakBytes / 1024) KiB (cells and external storage), \(h.externalBytes / 1024) KiB external now\n")
             }
         }
         do {

@@ -155,7 +155,7 @@ extension Runtime {
 
     public func newArray(capacity: Int = 0) throws(JSException) -> JSObject {
         let a = try allocateObject(.array, shape: realm.arrayShape, inlineSlots: 0)
-        if capacity > 0 { a.ensureElementsCapacity(capacity) }
+        if capacity > 0 { try a.ensureElementsCapacity(capacity, self) }
         return a
     }
 

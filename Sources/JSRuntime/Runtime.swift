@@ -20,9 +20,8 @@ public struct JSException: Error {
 /// a collection starts).
 public final class Runtime {
     public let heap: Heap
-    /// Interned strings used as property keys: content hash -> cells.
-    var atoms: [UInt32: [UnsafeMutableRawPointer]] = [:]
-    var atomCount = 0
+    /// Interned strings used as property keys (its storage counts as external bytes).
+    var atoms = AtomTable(capacity: 1024)
     /// Cached atoms for Swift strings (the names builtins use).
     var atomCache: [String: UnsafeMutableRawPointer] = [:]
     /// Atoms of string literals, by the literal's address (see `atom(static:)`).
@@ -83,6 +82,7 @@ public final class Runtime {
         registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
         heap.conservativeWordHook = { [unowned self] word, marker in self.markCodeData(atAddress: word, &marker) }
+        heap.adjustExternal(atoms.byteSize)
         heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
         heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
@@ -106,6 +106,7 @@ public final class Runtime {
         // CodeData and its CodeBlock refer to each other: break the cycles.
         for d in allCodeData.values { d.code.runtimeData = nil }
         free(registers)
+        atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()
     }
@@ -130,6 +131,17 @@ public final class Runtime {
     public func allocate(_ kind: CellKind, size: Int) throws(JSException) -> UnsafeMutableRawPointer {
         do {
             return try heap.allocate(kind, size: size)
+        } catch {
+            throw outOfMemory()
+        }
+    }
+
+    /// Accounts for `bytes` of storage about to be malloc'd on behalf of JS (see
+    /// `Heap.reserveExternal`): the out-of-memory `RangeError` past `--max-heap`.
+    @inline(__always)
+    public func reserveExternal(_ bytes: Int) throws(JSException) {
+        do {
+            try heap.reserveExternal(bytes)
         } catch {
             throw outOfMemory()
         }
@@ -177,7 +189,7 @@ public final class Runtime {
         if la == 0 { return b }
         if lb == 0 { return a }
         let total = la + lb
-        if total > 0x3FFF_FFFF { throw try rangeError("Invalid string length") }
+        if total > StringCell.maxLength { throw try rangeError("Invalid string length") }
         let wide = stringIs16Bit(a) || stringIs16Bit(b)
         if total <= 24 {
             let fa = try flatten(a), fb = try flatten(b)
@@ -256,13 +268,16 @@ public final class Runtime {
         let s = try flatten(v)
         if s.isAtom { return s.cell }
         let h = s.hash
-        if let bucket = atoms[h] {
-            for a in bucket where StringCell(a).equals(s) { return a }
-        }
+        if let a = atoms.find(hash: h, { StringCell($0).equals(s) }) { return a }
         // Make this cell the atom (strings are immutable, so sharing is safe).
+        let before = atoms.byteSize
+        if atoms.growsOnNextInsert {
+            heap.pushRoot(Value(cell: s.cell))
+            defer { heap.popRoots(1) }
+            try reserveExternal(before)
+        }
         header(s.cell).pointee.flags |= StringFlags.isAtom
-        atoms[h, default: []].append(s.cell)
-        atomCount += 1
+        atoms.insert(s.cell)   // grown: the reservation was the net growth (2x - 1x)
         return s.cell
     }
 
@@ -295,13 +310,9 @@ public final class Runtime {
     }
 
     func sweepAtoms() {
-        for (h, bucket) in atoms {
-            let alive = bucket.filter { header($0).pointee.marked != 0 }
-            if alive.count != bucket.count {
-                atomCount -= bucket.count - alive.count
-                if alive.isEmpty { atoms.removeValue(forKey: h) } else { atoms[h] = alive }
-            }
-        }
+        let before = atoms.byteSize
+        atoms.filter { header($0).pointee.marked != 0 }
+        heap.adjustExternal(atoms.byteSize - before)
     }
 
     /// Extra tracing/finalization for kinds whose words hold Swift-side state (maps, sets, ...).

@@ -17,4 +17,9 @@ int sable_thread_stack_bounds(void **low, void **high);
 /// cache over the range (__builtin___clear_cache).
 void sable_flush_instruction_cache(void *start, unsigned long length);
 
+/// Fixes glibc's mmap threshold at `bytes` (turning off its dynamic raise), so that big
+/// buffers are always mmap'd and their pages leave the process when freed. Returns
+/// mallopt's result (1 on success); 0 where there is no glibc.
+int sable_fix_mmap_threshold(size_t bytes);
+
 #endif

@@ -155,14 +155,14 @@ extension Runtime {
             if skipHoles, !(try hasIndex(o, i)) { continue }
             let v = try getIndex(o, i)
             if v.isUndefined { undefinedCount += 1; continue }
-            tmp.ensureElementsCapacity(count + 1)
+            try tmp.ensureElementsCapacity(count + 1, self)
             tmp.elements![count] = v
             count += 1
             tmp.elementsLength = count
         }
         tmp.arrayLength = UInt32(count)
         try mergeSort(tmp, count: count) { a, b throws(JSException) in try self.sortLess(cmp, a, b) }
-        tmp.ensureElementsCapacity(count + undefinedCount)
+        try tmp.ensureElementsCapacity(count + undefinedCount, self)
         for i in count..<(count + undefinedCount) { tmp.elements![i] = .undefined }
         tmp.elementsLength = count + undefinedCount
         tmp.arrayLength = UInt32(count + undefinedCount)
@@ -190,7 +190,7 @@ extension Runtime {
                 return Value(cell: a.cell)
             }
             let a = try rt.arrayCreate(0, proto: p)
-            a.ensureElementsCapacity(args.count)
+            try a.ensureElementsCapacity(args.count, rt)
             for (i, v) in args.enumerated() { a.elements![i] = v }
             a.elementsLength = args.count
             a.arrayLength = UInt32(args.count)
@@ -503,7 +503,7 @@ extension Runtime {
             if fast { fast = !(try rt.protoChainHasIndexedProperties(o)) }
             for v in args {
                 if fast && n == o.elementsLength && n < 0xFFFF_FFFE {
-                    o.ensureElementsCapacity(n + 1)
+                    try o.ensureElementsCapacity(n + 1, rt)
                     o.elements![n] = v
                     o.elementsLength = n + 1
                     o.arrayLength = UInt32(n + 1)

@@ -181,6 +181,9 @@ extension Runtime {
             b.setExtraValue(1, rt.arg(args, 0))
             let extra = max(0, args.count - 1)
             if extra > 0 {
+                rt.heap.pushRoot(Value(cell: b.cell))
+                defer { rt.heap.popRoots(1) }
+                try rt.reserveExternal((extra + 1) * 8)
                 let buf = UnsafeMutablePointer<Value>.allocate(capacity: extra + 1)
                 buf[0] = Value(bits: UInt64(extra))
                 for i in 0..<extra { buf[1 + i] = args[1 + i] }

@@ -6,7 +6,6 @@ extension Runtime {
         let realm = Realm(runtime: self)
         self.realm = realm
         // The builtins intern some 400 names and define some 500 functions: no rehashing.
-        atoms.reserveCapacity(1024)
         atomCache.reserveCapacity(1024)
         natives.reserveCapacity(1024)
         let nullShape = try makeRootShape(prototype: .null)

@@ -274,7 +274,26 @@ extension Runtime {
 
         let toJSONKey: Key
 
+        /// The bytes of `out` counted as external storage (see `accountOutput`).
+        var accountedBytes = 0
+
         init(rt: Runtime) { self.rt = rt; toJSONKey = rt.key(static: "toJSON"); out.reserveCapacity(256) }
+        deinit { rt.heap.releaseExternal(accountedBytes) }
+
+        /// Counts the output buffer toward `--max-heap` as it grows (an out-of-memory
+        /// `RangeError` past it), and stops at the longest string (`Invalid string length`),
+        /// so a huge result fails cleanly instead of growing Swift memory without bound.
+        /// One doubling of the buffer may happen before it is counted.
+        @inline(__always) func accountOutput() throws(JSException) {
+            if out.capacity * 2 > accountedBytes { try accountOutputGrowth() }
+        }
+
+        @inline(never) func accountOutputGrowth() throws(JSException) {
+            if out.count > StringCell.maxLength { throw try rt.rangeError("Invalid string length") }
+            let now = out.capacity * 2
+            try rt.reserveExternal(now - accountedBytes)
+            accountedBytes = now
+        }
 
         func append(_ s: String) { out.append(contentsOf: s.utf16) }
         func appendASCII(_ s: StaticString) {
@@ -298,6 +317,11 @@ extension Runtime {
         func quote(_ v: Value) throws(JSException) {
             let s = try rt.flatten(v)
             let n = s.length
+            // Escapes at most sextuple a string: count the room first.
+            if n > 4096 {
+                out.reserveCapacity(out.count + n + 2)
+                try accountOutput()
+            }
             out.append(0x22)
             if !s.is16Bit {
                 let p = s.latin1
@@ -345,6 +369,7 @@ extension Runtime {
 
         /// SerializeJSONProperty; returns false for undefined (nothing written).
         func serializeProperty(_ holder: JSObject, _ key: Key, _ valueIn: Value? = nil) throws(JSException) -> Bool {
+            try accountOutput()
             var value: Value
             if let v = valueIn { value = v } else { value = try rt.get(holder, key, receiver: Value(cell: holder.cell)) }
             if rt.isObject(value) {

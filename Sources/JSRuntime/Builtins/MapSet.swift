@@ -26,6 +26,12 @@ final class CollectionIndex {
     /// An iterator abandoned before exhaustion keeps this above zero (the storage then only
     /// grows, which is safe).
     var activeIterators = 0
+    /// The bytes of `index` reported to the heap as external storage.
+    var accountedBytes = 0
+
+    /// What a Swift dictionary from words to Ints of `capacity` holds, estimated: buckets
+    /// (capacity / 0.75) of a key and a value, an occupancy bit each, a header.
+    static func bytes(capacity: Int) -> Int { capacity == 0 ? 0 : capacity * 22 + 64 }
 }
 
 extension Runtime {
@@ -58,9 +64,11 @@ extension Runtime {
     func installCollectionHooks() {
         for kind in [CellKind.map, CellKind.set] {
             kindTraceHooks[Int(kind.rawValue)] = { o, marker in marker.mark(o.extraValue(1)) }
-            kindFinalizeHooks[Int(kind.rawValue)] = { o in
+            kindFinalizeHooks[Int(kind.rawValue)] = { [unowned self] o in
                 if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {
-                    Unmanaged<CollectionIndex>.fromOpaque(raw).release()
+                    let idx = Unmanaged<CollectionIndex>.fromOpaque(raw)
+                    self.heap.releaseExternal(idx._withUnsafeGuaranteedRef { $0.accountedBytes })
+                    idx.release()
                     o.setWord(0, 0)
                 }
             }
@@ -97,13 +105,22 @@ extension Runtime {
             return
         }
         let n = storage.elementsLength
-        storage.ensureElementsCapacity(n + stride)
+        try storage.ensureElementsCapacity(n + stride, self)
+        // A full index doubles: reserve the new table before it is made.
+        let reserved = idx.index.count >= idx.index.capacity ? CollectionIndex.bytes(capacity: max(2 * idx.index.capacity, 1)) : 0
+        if reserved > 0 { try reserveExternal(reserved) }
         storage.elements![n] = k
         if stride == 2 { storage.elements![n + 1] = value }
         storage.elementsLength = n + stride
         storage.arrayLength = UInt32(n + stride)
         idx.index[h] = n / stride
         idx.live += 1
+        if reserved > 0 {
+            // The reservation becomes the table's actual size (the old table is gone).
+            let now = CollectionIndex.bytes(capacity: idx.index.capacity)
+            heap.adjustExternal(now - idx.accountedBytes - reserved)
+            idx.accountedBytes = now
+        }
     }
 
     func collectionDelete(_ o: JSObject, _ key: Value) throws(JSException) -> Bool {
@@ -144,6 +161,8 @@ extension Runtime {
         let idx = collectionIndex(o)
         let storage = collectionStorage(o)
         idx.index.removeAll()
+        heap.releaseExternal(idx.accountedBytes)
+        idx.accountedBytes = 0
         idx.live = 0
         if let e = storage.elements { for i in 0..<storage.elementsLength { e[i] = .empty } }
         if idx.activeIterators == 0 {

@@ -462,7 +462,7 @@ extension Runtime {
                 defer { rt.heap.popRoots(1) }
                 let filler = try rt.flatten(fv)
                 if filler.length == 0 { return sv }
-                if maxLength > 0x3FFF_FFFF { throw try rt.rangeError("Invalid string length") }
+                if maxLength > StringCell.maxLength { throw try rt.rangeError("Invalid string length") }
                 let fillLen = maxLength - len
                 var pad: [UInt16] = []
                 pad.reserveCapacity(fillLen)
@@ -481,7 +481,7 @@ extension Runtime {
             if n < 0 || n == .infinity { throw try rt.rangeError("Invalid count value: \(NumberConversions.toString(n))") }
             let len = rt.stringLength(sv)
             if n == 0 || len == 0 { return Value(cell: rt.atom(static: "")) }
-            if Double(len) * n > Double(0x3FFF_FFFF) { throw try rt.rangeError("Invalid string length") }
+            if Double(len) * n > Double(StringCell.maxLength) { throw try rt.rangeError("Invalid string length") }
             let count = Int(n)
             let s = try rt.flatten(sv)
             let total = len * count

@@ -59,11 +59,6 @@ public struct CellHeader {
 /// Fatal condition in the heap: out of memory (the interpreter turns it into a JS error).
 public struct OutOfMemory: Error {}
 
-/// Bytes of object storage malloc'd outside the heap (elements, out-of-line slots) since the
-/// last collection: they count toward the next collection, so garbage arrays free their
-/// storage promptly. (One thread runs a runtime at a time.)
-nonisolated(unsafe) var externalBytesSinceGC = 0
-
 public final class Heap {
     static let blockSize = 256 * 1024
     static let sizeClasses: [Int] = [16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512,
@@ -83,8 +78,13 @@ public final class Heap {
     struct Block {
         var base: UnsafeMutableRawPointer
         var cellSize: Int
+        /// 0 once the block is released (unmapped; its entry stays so indices hold).
         var cellCount: Int
     }
+    /// Empty blocks a sweep keeps mapped at least; further empty blocks are unmapped, so
+    /// memory freed by a collection leaves the process and no longer counts toward
+    /// `maxHeapBytes`. See `emptyBlocksToKeep`.
+    static let keptEmptyBlocks = 8
 
     var freeLists: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: Heap.sizeClasses.count)
     var blocks: [Block] = []
@@ -105,8 +105,21 @@ public final class Heap {
     public private(set) var liveBytes = 0
     /// Bytes of all blocks and large cells currently held.
     public private(set) var committedBytes = 0
-    /// Upper bound on committed bytes (`--max-heap`); 0 = unlimited.
+    /// Bytes of storage malloc'd outside the cells on behalf of JS: elements, out-of-line
+    /// slots, Map/Set indexes, dictionary property tables, shape side data, bound-function
+    /// argument buffers. Every allocation of such storage goes through `reserveExternal`
+    /// and every free through `releaseExternal`, so this is what those buffers hold now.
+    public private(set) var externalBytes = 0
+    /// External bytes reserved since the last collection: they count toward the next
+    /// collection like cells do, so garbage arrays free their storage promptly.
+    var externalBytesSinceGC = 0
+    /// Upper bound on everything the engine holds for JS, committed cells plus external
+    /// storage (`--max-heap`); 0 = unlimited.
     public var maxHeapBytes = 0
+    /// The most bytes held at once (committed + external), for `--gc-stats`.
+    public private(set) var peakBytes = 0
+    /// Cells and external storage currently held.
+    @inline(__always) public var usedBytes: Int { committedBytes &+ externalBytes }
     public var gcStress = false
     public private(set) var collections = 0
 
@@ -132,15 +145,24 @@ public final class Heap {
     var collecting = false
 
     public init() {
+        Heap.fixMallocThreshold
         // Shared with the parser's stack guard (one /proc/self/maps read per thread).
         if let (_, high) = currentThreadStack() { stackHigh = UnsafeMutableRawPointer(bitPattern: high) }
     }
 
     deinit {
-        for b in blocks { munmap(b.base, Heap.blockSize) }
+        for b in blocks where b.cellCount > 0 { munmap(b.base, Heap.blockSize) }
         extraRoots.deallocate()
         for (addr, _) in largeCells { free(UnsafeMutableRawPointer(bitPattern: addr)) }
     }
+
+    /// Big buffers (elements, tables) are mmap'd by malloc and unmapped when freed, so the
+    /// process's memory follows `usedBytes`. glibc raises its mmap threshold after each such
+    /// free (up to 32 MiB), after which big buffers come from the brk heap and freed ones
+    /// stay resident; fixing the threshold turns that off. Once per process.
+    static let fixMallocThreshold: Void = {
+        _ = sable_fix_mmap_threshold(256 * 1024)
+    }()
 
     // MARK: - Allocation
 
@@ -162,13 +184,11 @@ public final class Heap {
             allocatedSinceGC += cellSize
         } else {
             let total = (size + 15) & ~15
-            if maxHeapBytes > 0 && committedBytes + total > maxHeapBytes {
-                try collectIfNeeded(force: true)
-                if committedBytes + total > maxHeapBytes { throw OutOfMemory() }
-            }
+            if maxHeapBytes > 0 && usedBytes &+ total > maxHeapBytes { try collectForLimit(total) }
             guard let p = calloc(1, total) else { throw OutOfMemory() }
             largeCells[UInt(bitPattern: p)] = total
             committedBytes += total
+            notePeak()
             allocatedSinceGC += total
             cell = p
         }
@@ -177,13 +197,9 @@ public final class Heap {
     }
 
     func refill(sizeClass c: Int) throws(OutOfMemory) -> UnsafeMutableRawPointer {
-        if untouched[c] == nil && maxHeapBytes > 0 && committedBytes + Heap.blockSize > maxHeapBytes {
-            try collectIfNeeded(force: true)
-            if let head = freeLists[c] {
-                freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
-                return head
-            }
-            if committedBytes + Heap.blockSize > maxHeapBytes { throw OutOfMemory() }
+        if untouched[c] == nil && maxHeapBytes > 0 && usedBytes &+ Heap.blockSize > maxHeapBytes {
+            // A collection may refill this class's free list; else a new block must fit.
+            if let head = try collectForLimit(Heap.blockSize, sizeClass: c) { return head }
         }
         if untouched[c] == nil {
             guard let base = Heap.mapBlock() else { throw OutOfMemory() }
@@ -191,6 +207,7 @@ public final class Heap {
             blockIndex[UInt(bitPattern: base)] = blocks.count
             blocks.append(Block(base: base, cellSize: cellSize, cellCount: Heap.blockSize / cellSize))
             committedBytes += Heap.blockSize
+            notePeak()
             untouched[c] = (blocks.count - 1, 0)
         }
         // Thread the untouched cells that start in the next page onto the free list (the
@@ -210,6 +227,68 @@ public final class Heap {
         }
         freeLists[c] = next
         return b.base + first * b.cellSize
+    }
+
+    // MARK: - The limit
+
+    /// Makes room for `bytes` more under `maxHeapBytes` (the caller found it over): collects
+    /// once; throws when the request still does not fit with some headroom, so a heap whose
+    /// live data fills the limit fails at once instead of collecting at every block.
+    /// With `sizeClass`, a free cell of that class after the collection is taken and
+    /// returned instead (no new block needed).
+    /// After an out-of-memory error, the 1/32 headroom is the `catch` block's to use (what
+    /// it needs to recover, even when what filled the heap stays alive, such as compiled
+    /// code); it is restored once a collection brings usage below the limit by 1/16.
+    var headroomSpent = false
+    var collectingForLimit = false
+
+    @inline(never) @discardableResult
+    func collectForLimit(_ bytes: Int, sizeClass: Int? = nil) throws(OutOfMemory) -> UnsafeMutableRawPointer? {
+        if !collecting {
+            // Every empty block goes back: one of another size class is no use here.
+            collectingForLimit = true
+            collect()
+            collectingForLimit = false
+        }
+        if headroomSpent && usedBytes < maxHeapBytes - maxHeapBytes / 16 { headroomSpent = false }
+        if let c = sizeClass, let head = freeLists[c] {
+            freeLists[c] = head.load(fromByteOffset: 8, as: UnsafeMutableRawPointer?.self)
+            return head
+        }
+        let headroom = headroomSpent ? 0 : maxHeapBytes / 32
+        if usedBytes &+ bytes &+ headroom > maxHeapBytes {
+            headroomSpent = true
+            throw OutOfMemory()
+        }
+        return nil
+    }
+
+    /// Accounts for `bytes` of external storage about to be malloc'd on behalf of JS:
+    /// over `maxHeapBytes` it collects once and throws if the request still does not fit
+    /// (nothing is then reserved). Pair with `releaseExternal` when the storage is freed.
+    @inline(__always)
+    public func reserveExternal(_ bytes: Int) throws(OutOfMemory) {
+        if maxHeapBytes > 0 && usedBytes &+ bytes > maxHeapBytes { try collectForLimit(bytes) }
+        externalBytes &+= bytes
+        externalBytesSinceGC &+= bytes
+        notePeak()
+    }
+
+    /// Accounts for external storage that has already changed size by `delta` (a Swift
+    /// collection that grew or shrank by itself); never throws.
+    @inline(__always)
+    public func adjustExternal(_ delta: Int) {
+        externalBytes &+= delta
+        if delta > 0 { externalBytesSinceGC &+= delta; notePeak() }
+    }
+
+    /// Accounts for `bytes` of external storage freed.
+    @inline(__always)
+    public func releaseExternal(_ bytes: Int) { externalBytes &-= bytes }
+
+    @inline(__always) func notePeak() {
+        let used = usedBytes
+        if used > peakBytes { peakBytes = used }
     }
 
     /// A zero-filled block aligned to its size (fresh anonymous pages: untouched pages
@@ -294,7 +373,7 @@ public final class Heap {
     public func collectIfNeeded(force: Bool = false) throws(OutOfMemory) {
         if collecting { return }
         collect()
-        if maxHeapBytes > 0 && liveBytes > maxHeapBytes { throw OutOfMemory() }
+        if maxHeapBytes > 0 && liveBytes &+ externalBytes > maxHeapBytes { throw OutOfMemory() }
     }
 
     /// A full mark-sweep collection.
@@ -313,7 +392,11 @@ public final class Heap {
         sweep()
         allocatedSinceGC = 0
         externalBytesSinceGC = 0
-        gcThreshold = max(Heap.minimumGCBudget, liveBytes)
+        // The next collection is due after the live cells plus half the live external
+        // storage have been allocated again: a heap of big arrays is not traced every
+        // 16 MiB (quadratic), yet a heap of many small objects does not grow more than
+        // before (splay: +10 % peak RSS when all external bytes counted).
+        gcThreshold = max(Heap.minimumGCBudget, liveBytes &+ externalBytes / 2)
     }
 
     func drain(_ marker: inout Marker) {
@@ -353,23 +436,38 @@ public final class Heap {
         marker = ctx.marker
     }
 
+    /// How many empty blocks a sweep keeps: enough for the allocation budget until the
+    /// next collection (unmapping them only to fault fresh pages in again costs system
+    /// time), but only a few when a heap limit is set and over half used, and none in a
+    /// collection at the limit.
+    var emptyBlocksToKeep: Int {
+        if collectingForLimit { return 0 }
+        if maxHeapBytes > 0 && usedBytes > maxHeapBytes / 2 { return Heap.keptEmptyBlocks }
+        return max(Heap.keptEmptyBlocks, gcThreshold / Heap.blockSize)
+    }
+
     func sweep() {
         var live = 0
         // One load of the closure, not a retain/release pair per dead cell.
         let finalizer = self.finalizer
         for c in 0..<freeLists.count { freeLists[c] = nil }
-        for (bi, b) in blocks.enumerated() {
+        var emptyBlocks = 0
+        let keep = emptyBlocksToKeep
+        for (bi, b) in blocks.enumerated() where b.cellCount > 0 {
             let c = Int(Heap.classForSize[b.cellSize >> 4])
-            var head = freeLists[c]
+            let headBefore = freeLists[c]
+            var head = headBefore
+            var liveHere = 0
             // The untouched tail stays untouched (refill threads it later).
-            var i = (untouched[c].flatMap { $0.block == bi ? $0.cell : nil } ?? b.cellCount) - 1
+            let tail = untouched[c].flatMap { $0.block == bi ? $0.cell : nil }
+            var i = (tail ?? b.cellCount) - 1
             while i >= 0 {
                 let cell = b.base + i * b.cellSize
                 let h = header(cell)
                 if h.pointee.kind != .free {
                     if h.pointee.marked != 0 {
                         h.pointee.marked = 0
-                        live += b.cellSize
+                        liveHere += 1
                         i -= 1
                         continue
                     }
@@ -379,6 +477,19 @@ public final class Heap {
                 cell.storeBytes(of: head, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
                 head = cell
                 i -= 1
+            }
+            live += liveHere * b.cellSize
+            if liveHere == 0 && tail == nil {
+                emptyBlocks += 1
+                if emptyBlocks > keep {
+                    // Nothing in it is reachable: give its pages back.
+                    freeLists[c] = headBefore
+                    blockIndex.removeValue(forKey: UInt(bitPattern: b.base))
+                    munmap(b.base, Heap.blockSize)
+                    blocks[bi].cellCount = 0
+                    committedBytes -= Heap.blockSize
+                    continue
+                }
             }
             freeLists[c] = head
         }

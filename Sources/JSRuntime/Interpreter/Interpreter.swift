@@ -24,6 +24,8 @@ final class CodeData {
     /// The collection that last found it in use (`Runtime.markCodeData`); code nothing
     /// refers to is dropped by `sweepCodeData`.
     var markedIn = -1
+    /// What this code counts toward `--max-heap` (given back when it is dropped).
+    var externalBytes = 0
 
     init(code: CodeBlock) {
         self.code = code
@@ -162,6 +164,14 @@ extension Runtime {
         allCodeData[address] = d
         codeDataLow = min(codeDataLow, address)
         codeDataHigh = max(codeDataHigh, address)
+        // Compiled code counts toward `--max-heap` while it is in use (so `eval` in a loop
+        // ends in an out-of-memory error when its functions stay alive), estimated as the
+        // runtime's copies, twice as much again for the compiler's block (instructions,
+        // constants, line table, scope names) and a fixed kilobyte (measured: ~1.2 KB for a
+        // small function); `sweepCodeData` gives it back.
+        d.externalBytes = 3 * (code.instructions.count * 4 + d.constantCount * 8 + d.atomCount * 8)
+            + code.inlineCacheCount * MemoryLayout<InlineCache>.stride + 1024
+        heap.adjustExternal(d.externalBytes)
         return d
     }
 
@@ -513,7 +523,10 @@ extension Runtime {
         var dead: [UInt] = []
         for (address, d) in allCodeData where d.markedIn != epoch { dead.append(address) }
         for address in dead {
-            if let d = allCodeData.removeValue(forKey: address) { d.code.runtimeData = nil }
+            if let d = allCodeData.removeValue(forKey: address) {
+                d.code.runtimeData = nil
+                heap.releaseExternal(d.externalBytes)
+            }
         }
     }
 }

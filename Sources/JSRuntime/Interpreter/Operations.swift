@@ -298,7 +298,7 @@ extension Runtime {
                         // property on the chain when cached; the epoch guards the chain).
                         if cache.pointee.epoch == protoEpoch && o.flags & (ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0 {
                             let slot = Int(cache.pointee.slot)
-                            o.ensureSlotCapacity(slot + 1)
+                            try o.ensureSlotCapacity(slot + 1, self)
                             o.shape = newShape
                             o.setSlot(slot, value)
                             return
@@ -400,7 +400,7 @@ extension Runtime {
                 }
                 if o.kind == .array && i == o.elementsLength && UInt32(i) >= o.arrayLength && o.flags & ArrayFlags.lengthReadOnly == 0,
                    !(try protoChainHasIndexedProperties(o)) {
-                    o.ensureElementsCapacity(i + 1)
+                    try o.ensureElementsCapacity(i + 1, self)
                     o.elements![i] = value
                     o.elementsLength = i + 1
                     o.arrayLength = UInt32(i + 1)
@@ -408,11 +408,11 @@ extension Runtime {
                 }
                 // A hole inside the length (`new Array(n)` being filled): stays dense when
                 // close to the stored elements and nothing on the chain has indexed properties.
-                if o.kind == .array && UInt32(i) < o.arrayLength && (i < o.elementsLength || i - o.elementsLength <= 64 || i < 2 * o.elementsLength),
+                if o.kind == .array && UInt32(i) < o.arrayLength && (i < o.elementsLength + JSObject.maxElementsGap || o.arrayLength <= JSObject.maxPresizedLength),
                    !(try protoChainHasIndexedProperties(o)) {
                     let used = o.elementsLength
                     if i >= used {
-                        o.ensureElementsCapacity(i + 1)
+                        try o.ensureElementsCapacity(i + 1, self)
                         let e = o.elements!
                         for j in used..<i { e[j] = .empty }
                         o.elementsLength = i + 1

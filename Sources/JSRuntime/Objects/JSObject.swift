@@ -46,6 +46,12 @@ public enum ObjectFlags {
 public struct JSObject {
     public static let inlineSlotsOffset = ObjectLayout.inlineSlots
     public static let defaultInlineSlots = 4
+    /// An index at most this far past the stored elements extends them (holes between);
+    /// one further out switches the object to sparse elements (V8's `kMaxGap`).
+    static let maxElementsGap = 1024
+    /// Holes inside an array's `length` stay dense up to this length (`new Array(n)`
+    /// filled in any order).
+    static let maxPresizedLength: UInt32 = 1 << 20
     public let cell: UnsafeMutableRawPointer
 
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
@@ -105,39 +111,61 @@ public struct JSObject {
     @inline(__always) public func slot(_ i: Int) -> Value { slotPointer(i).pointee }
     @inline(__always) public func setSlot(_ i: Int, _ v: Value) { slotPointer(i).pointee = v }
 
-    /// Makes room for `count` named slots.
-    func ensureSlotCapacity(_ count: Int) {
+    /// Makes room for `count` named slots (an out-of-memory `RangeError` past `--max-heap`).
+    @inline(__always) func ensureSlotCapacity(_ count: Int, _ rt: Runtime) throws(JSException) {
         let cap = inlineCapacity
-        if count <= cap { return }
-        let needed = count - cap
+        if count <= cap || count - cap <= outOfLineCapacity { return }
+        try growSlots(count - cap, rt)
+    }
+
+    @inline(never) func growSlots(_ needed: Int, _ rt: Runtime) throws(JSException) {
         let current = outOfLineCapacity
-        if needed <= current { return }
         let newCap = max(needed, max(4, current * 2))
-        externalBytesSinceGC &+= newCap * 8
+        try rt.reserveExternal(newCap * 8)
         let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
         p.initialize(repeating: .undefined, count: newCap)
         if let old = outOfLine {
             p.update(from: old, count: current)
             old.deallocate()
+            rt.heap.releaseExternal(current * 8)
         }
         outOfLine = p
         outOfLineCapacity = newCap
     }
 
-    /// Makes room for `count` dense elements.
-    func ensureElementsCapacity(_ count: Int) {
+    /// Makes room for `count` dense elements (an out-of-memory `RangeError` past
+    /// `--max-heap`, or past the most elements a dense array holds).
+    @inline(__always) func ensureElementsCapacity(_ count: Int, _ rt: Runtime) throws(JSException) {
+        if count <= elementsCapacity { return }
+        try growElements(count, rt)
+    }
+
+    @inline(never) func growElements(_ count: Int, _ rt: Runtime) throws(JSException) {
         let current = elementsCapacity
-        if count <= current { return }
-        let newCap = max(count, max(8, current + current / 2))
-        externalBytesSinceGC &+= newCap * 8
+        // Capacity is a UInt32; a dense array never needs more than 2^32 - 1 elements.
+        if count > Int(UInt32.max) { throw rt.outOfMemory() }
+        let newCap = min(max(count, max(8, current + current / 2)), Int(UInt32.max))
+        try rt.reserveExternal(newCap * 8)
         let p = UnsafeMutablePointer<Value>.allocate(capacity: newCap)
         p.initialize(repeating: .empty, count: newCap)
         if let old = elements {
             p.update(from: old, count: elementsLength)
             old.deallocate()
+            rt.heap.releaseExternal(current * 8)
         }
         elements = p
         elementsCapacity = newCap
+    }
+
+    /// Frees the dense elements (the object keeps none).
+    func freeElements(_ rt: Runtime) {
+        if let e = elements {
+            e.deallocate()
+            rt.heap.releaseExternal(elementsCapacity * 8)
+        }
+        elements = nil
+        elementsLength = 0
+        elementsCapacity = 0
     }
 }
 
@@ -197,8 +225,14 @@ extension Runtime {
         if kind == .shape { finalizeShape(cell); return }
         if kind == .environment || kind == .accessorPair { return }
         let o = JSObject(cell)
-        if let p = o.outOfLine { p.deallocate() }
-        if let e = o.elements { e.deallocate() }
+        if let p = o.outOfLine {
+            p.deallocate()
+            heap.releaseExternal(o.outOfLineCapacity * 8)
+        }
+        if let e = o.elements {
+            e.deallocate()
+            heap.releaseExternal(o.elementsCapacity * 8)
+        }
         finalizeKindSpecific(o, kind)
     }
 }

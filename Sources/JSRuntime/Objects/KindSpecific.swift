@@ -30,7 +30,10 @@ extension Runtime {
     func finalizeKindSpecific(_ o: JSObject, _ kind: CellKind) {
         switch kind {
         case .boundFunction:
-            if let args = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2))) { args.deallocate() }
+            if let args = UnsafeMutablePointer<Value>(bitPattern: UInt(o.word(2))) {
+                heap.releaseExternal((Int(args.pointee.bits) + 1) * 8)
+                args.deallocate()
+            }
         default:
             break
         }

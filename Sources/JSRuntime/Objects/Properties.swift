@@ -97,16 +97,14 @@ extension Runtime {
         var h: UInt32 = 2166136261
         let digits = String(i).utf8
         for b in digits { h = (h ^ UInt32(b)) &* 16777619 }
-        guard let bucket = atoms[h] else { return nil }
-        for a in bucket {
+        let a = atoms.find(hash: h) { a in
             let s = StringCell(a)
-            if s.length != digits.count || s.is16Bit { continue }
+            if s.length != digits.count || s.is16Bit { return false }
             var j = 0
-            var same = true
-            for b in digits { if s.latin1[j] != b { same = false; break }; j += 1 }
-            if same { return PropertyKey(cell: a) }
+            for b in digits { if s.latin1[j] != b { return false }; j += 1 }
+            return true
         }
-        return nil
+        return a.map { PropertyKey(cell: $0) }
     }
 
     /// The key as a JS value (a string or symbol).
@@ -252,10 +250,13 @@ extension Runtime {
             if attrs == .all && o.flags & ObjectFlags.sparseElements == 0 {
                 let len = o.elementsLength
                 // Dense if near the used part, or inside an array's declared length (`new Array(n)`
-                // filled in any order) when that length is moderate.
-                if Int(i) < len || Int(i) <= max(len * 2, len + 64)
-                    || (o.kind == .array && i < o.arrayLength && o.arrayLength <= 1 << 20) {
-                    o.ensureElementsCapacity(Int(i) + 1)
+                // filled in any order) when that length is moderate; a key further out makes
+                // the object sparse, so storage follows the number of elements, not the
+                // largest index (`o[1 << i]` flag enums, `a[4e9 - 2]`).
+                if Int(i) < len + JSObject.maxElementsGap
+                    || (o.kind == .array && i < o.arrayLength && o.arrayLength <= JSObject.maxPresizedLength)
+                    || denseEnough(o, upTo: Int(i)) {
+                    try o.ensureElementsCapacity(Int(i) + 1, self)
                     o.elements![Int(i)] = value
                     if Int(i) >= len { o.elementsLength = Int(i) + 1 }
                     return
@@ -276,7 +277,7 @@ extension Runtime {
         defer { heap.popRoots(2) }
         let newShape = try addPropertyTransition(o.shape, key: k, attributes: attrs)
         let entry = ShapeCell(newShape).lookup(k)!
-        o.ensureSlotCapacity(entry.slot + 1)
+        try o.ensureSlotCapacity(entry.slot + 1, self)
         o.shape = newShape
         o.setSlot(entry.slot, value)
         noteShapeChange(o)
@@ -320,6 +321,18 @@ extension Runtime {
         noteShapeChange(o)
     }
 
+    /// Whether `o`'s dense elements, extended to index `i`, would still be cheaper than
+    /// sparse storage: a sparse element costs about eight words (its key atom, table entry
+    /// and slot), a dense one a word, so the new length may be up to 8x the element count.
+    /// Counting is O(length), done only for a jump of more than `maxElementsGap`.
+    func denseEnough(_ o: JSObject, upTo i: Int) -> Bool {
+        let len = o.elementsLength
+        guard let e = o.elements, len * 8 > i else { return false }
+        var count = 1
+        for j in 0..<len where !e[j].isEmpty { count += 1 }
+        return count * 8 > i
+    }
+
     /// Moves every dense element into named properties (for non-default attributes or sparse arrays).
     func makeElementsSparse(_ o: JSObject) throws(JSException) {
         if o.flags & ObjectFlags.sparseElements != 0 { return }
@@ -333,10 +346,7 @@ extension Runtime {
             if v.isEmpty { continue }
             try addNamedProperty(o, try namedKey(forIndex: UInt32(i)), v, .all)
         }
-        o.elements?.deallocate()
-        o.elements = nil
-        o.elementsLength = 0
-        o.elementsCapacity = 0
+        o.freeElements(self)
     }
 
     /// ArraySetLength (https://tc39.es/ecma262/#sec-arraysetlength).
@@ -419,6 +429,7 @@ extension Runtime {
         if let idx = info.order!.firstIndex(of: named) { info.order!.remove(at: idx) }
         info.propertyCount -= 1
         info.freeSlots.append(entry.slot)
+        accountShapeInfo(info)
         o.setSlot(entry.slot, .undefined)
         noteShapeChange(o)
         return true

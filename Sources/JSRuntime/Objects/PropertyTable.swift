@@ -30,6 +30,11 @@ final class PropertyTable {
         attrs.deallocate()
     }
 
+    /// The bytes of its three arrays (and the object), for the heap's external count.
+    var byteSize: Int { (mask + 1) * 13 + 64 }
+    /// Whether adding a new key makes the table twice as big.
+    var growsOnNextInsert: Bool { (used + 1) * 4 >= (mask + 1) * 3 }
+
     func copy() -> PropertyTable {
         let t = PropertyTable(minimumCapacity: count)
         forEach { k, e in t[k] = e }

@@ -77,6 +77,13 @@ final class ShapeInfo {
     var transitionKey: UInt64 = 0
     /// Free slots in a dictionary shape (after deletes).
     var freeSlots: [Int] = []
+    /// The bytes this info was last counted for in the heap's external storage.
+    var accountedBytes = 0
+
+    /// Swift memory this info holds (itself, its key table, key order, free slots), estimated.
+    var estimatedBytes: Int {
+        224 + (table?.byteSize ?? 0) + (order?.capacity ?? 0) * 8 + freeSlots.capacity * 8
+    }
 
     deinit { moreTransitions?.deallocate() }
 
@@ -163,7 +170,17 @@ extension Runtime {
     func allocateShape(prototype: Value, info: ShapeInfo, slotCount: Int) throws(JSException) -> UnsafeMutableRawPointer {
         heap.pushRoot(prototype)
         defer { heap.popRoots(1) }
-        let cell = try allocate(.shape, size: 32)
+        // The info and its tables are external storage of the shape.
+        let bytes = info.estimatedBytes
+        try reserveExternal(bytes)
+        let cell: UnsafeMutableRawPointer
+        do {
+            cell = try allocate(.shape, size: 32)
+        } catch {
+            heap.releaseExternal(bytes)
+            throw error
+        }
+        info.accountedBytes = bytes
         if prototype.isCell { JSObject(prototype).flags |= ObjectFlags.isPrototype }
         let s = ShapeCell(cell)
         s.prototype = prototype
@@ -187,11 +204,17 @@ extension Runtime {
         let info = shape.info
         if info.isDictionary {
             info.buildTable()
+            // A table or key order about to double: reserve the growth first.
+            var reserved = 0
+            if info.table!.growsOnNextInsert { reserved += info.table!.byteSize }
+            if info.order!.count == info.order!.capacity { reserved += info.order!.capacity * 8 + 64 }
+            if reserved > 0 { try reserveExternal(reserved) }
             let slot = info.freeSlots.popLast() ?? shape.slotCount
             info.table![key] = PropertyEntry(slot: slot, attributes: attributes)
             info.order!.append(key)
             info.propertyCount += 1
             if slot == shape.slotCount { shape.slotCount = slot + 1 }
+            if reserved > 0 { accountShapeInfo(info, reserved: reserved) }
             return shapeCell
         }
         let tk = transitionKey(key, attributes)
@@ -211,6 +234,8 @@ extension Runtime {
         defer { heap.popRoots(1) }
         let cell = try allocateShape(prototype: shape.prototype, info: child, slotCount: shape.slotCount + 1)
         info.setTransition(tk, cell)
+        // The parent may have built its key table since it was counted.
+        if info.table != nil && info.accountedBytes != info.estimatedBytes { accountShapeInfo(info) }
         var root = info
         while let p = root.parent { root = p }
         root.expectedSlots = max(root.expectedSlots, min(shape.slotCount + 1, Runtime.maxExpectedInlineSlots))
@@ -267,6 +292,15 @@ extension Runtime {
         if info.parentCell != nil, info.transitionKey != 0, let parent = info.parent {
             parent.removeTransition(info.transitionKey, ifTo: cell)
         }
+        heap.releaseExternal(info.accountedBytes)
         Unmanaged<ShapeInfo>.fromOpaque(raw).release()
+    }
+
+    /// Brings the heap's external count for `info` up to its current size (after its
+    /// tables changed), settling a reservation of `reserved` bytes made for the change.
+    func accountShapeInfo(_ info: ShapeInfo, reserved: Int = 0) {
+        let now = info.estimatedBytes
+        heap.adjustExternal(now - info.accountedBytes - reserved)
+        info.accountedBytes = now
     }
 }

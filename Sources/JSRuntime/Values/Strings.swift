@@ -19,6 +19,8 @@ public enum StringFlags {
 
 public struct StringCell {
     public static let dataOffset = StringLayout.characters
+    /// The longest string (code units): longer results are a RangeError before allocation.
+    public static let maxLength = 0x3FFF_FFFF
     public let cell: UnsafeMutableRawPointer
 
     @inline(__always) public init(_ cell: UnsafeMutableRawPointer) { self.cell = cell }
