@@ -40,26 +40,79 @@ enum Op {
 }
 
 /// A compiled regular expression.
+///
+/// The code, the class tables and the search hints live in memory the program owns (freed in
+/// `deinit`), so the matcher reads them through raw pointers: no Swift array bounds checks,
+/// copy-on-write checks or reference counting per step.
 public final class RegExpProgram: @unchecked Sendable {
     public let flags: RegExpFlags
     /// Number of groups including the whole match (group 0).
     public let groupCount: Int
     public let groupNames: [(name: String, index: Int)]
-    let code: [Int32]
-    let classes: [ClassMatcher]
+    let code: UnsafeMutablePointer<Int32>
+    let codeCount: Int
+    let classes: UnsafeMutablePointer<ClassEntry>
+    let classCount: Int
     let registerCount: Int
     /// When every match must begin with this code unit (case-sensitive), a fast scan.
     let firstUnit: Int32
+    /// Every match starts at the search's start position (`^` without /m leads every
+    /// alternative): one attempt, never a retry at later positions.
+    let anchored: Bool
+    /// A literal every match starts with (case-sensitive, at least 2 units), found with
+    /// Boyer-Moore-Horspool before each attempt; `prefixShift` is its 256-entry shift table
+    /// indexed by the low byte of a unit.
+    let prefix: UnsafeMutablePointer<UInt16>
+    let prefixCount: Int
+    let prefixShift: UnsafeMutablePointer<Int32>
+    /// The code units a match may start with (a 256-bit map for units below 256, and whether
+    /// any unit above may start one), when the pattern cannot match the empty string.
+    let startBits: UnsafeMutablePointer<UInt64>
+    let hasStartFilter: Bool
+    let startHigh: Bool
 
     init(flags: RegExpFlags, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
-         classes: [ClassMatcher], registerCount: Int, firstUnit: Int32) {
+         classes: [CharSet], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
+         startSet: StartSet?) {
         self.flags = flags
         self.groupCount = groupCount
         self.groupNames = groupNames
-        self.code = code
-        self.classes = classes
+        self.codeCount = code.count
+        self.code = .allocate(capacity: max(code.count, 1))
+        self.code.initialize(from: code, count: code.count)
+        self.classCount = classes.count
+        self.classes = .allocate(capacity: max(classes.count, 1))
+        for (i, set) in classes.enumerated() {
+            (self.classes + i).initialize(to: ClassEntry(set: set, ignoreCase: flags.ignoreCase, unicode: flags.unicodeMode))
+        }
         self.registerCount = registerCount
         self.firstUnit = firstUnit
+        self.anchored = anchored
+        self.prefixCount = prefix.count
+        self.prefix = .allocate(capacity: max(prefix.count, 1))
+        self.prefix.initialize(from: prefix, count: prefix.count)
+        self.prefixShift = .allocate(capacity: 256)
+        self.prefixShift.initialize(repeating: Int32(prefix.count), count: 256)
+        if prefix.count > 1 {
+            for i in 0..<(prefix.count - 1) { prefixShift[Int(prefix[i] & 0xFF)] = Int32(prefix.count - 1 - i) }
+        }
+        self.startBits = .allocate(capacity: 4)
+        self.startBits.initialize(repeating: 0, count: 4)
+        if let ss = startSet {
+            for i in 0..<4 { startBits[i] = ss.bits[i] }
+        }
+        self.hasStartFilter = startSet != nil
+        self.startHigh = startSet?.high ?? true
+    }
+
+    deinit {
+        for i in 0..<classCount { classes[i].ranges.deallocate() }
+        classes.deinitialize(count: classCount)
+        classes.deallocate()
+        code.deallocate()
+        prefix.deallocate()
+        prefixShift.deallocate()
+        startBits.deallocate()
     }
 
     /// Parses and compiles `pattern`.
@@ -75,12 +128,38 @@ public final class RegExpProgram: @unchecked Sendable {
         c.emit(Op.save); c.emit(1)
         c.emit(Op.match)
         var first: Int32 = -1
-        if !pattern.flags.ignoreCase, let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) {
-            first = Int32(u)
+        var prefix: [UInt16] = []
+        if !pattern.flags.ignoreCase {
+            if let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) { first = Int32(u) }
+            prefix = RegExpCompiler.literalPrefix(pattern.root, unicode: pattern.flags.unicodeMode)
+            if prefix.count < 2 { prefix = [] }
+        }
+        let anchored = !pattern.flags.multiline && RegExpCompiler.anchored(pattern.root)
+        var startSet: StartSet? = nil
+        if first < 0 && prefix.isEmpty && !anchored, let (set, nullable) = c.startSet(pattern.root), !nullable, !set.isFull {
+            startSet = set
         }
         return RegExpProgram(flags: pattern.flags, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
-                             code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first)
+                             code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first,
+                             anchored: anchored, prefix: prefix, startSet: startSet)
     }
+}
+
+/// A set of code units that may start a match: exact below 256, one bit for all above.
+struct StartSet {
+    var bits: [UInt64] = [0, 0, 0, 0]
+    var high = false
+
+    mutating func add(_ c: UInt32) {
+        if c < 256 { bits[Int(c >> 6)] |= 1 << UInt64(c & 63) } else { high = true }
+    }
+
+    mutating func formUnion(_ o: StartSet) {
+        for i in 0..<4 { bits[i] |= o.bits[i] }
+        high = high || o.high
+    }
+
+    var isFull: Bool { high && bits.allSatisfy { $0 == ~0 } }
 }
 
 struct RegExpCompiler {
@@ -89,7 +168,8 @@ struct RegExpCompiler {
     let unicode: Bool
     let ignoreCase: Bool
     var code: [Int32] = []
-    var classes: [ClassMatcher] = []
+    /// Class sets, closed over case when ignoring case.
+    var classes: [CharSet] = []
     var registers = 0
 
     init(pattern: RegExpPattern) {
@@ -176,7 +256,7 @@ struct RegExpCompiler {
     }
 
     mutating func addClass(_ set: CharSet) -> Int {
-        classes.append(ClassMatcher(set: set, ignoreCase: ignoreCase, unicode: unicode))
+        classes.append(ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set)
         return classes.count - 1
     }
 
@@ -342,6 +422,121 @@ struct RegExpCompiler {
     }
 
     // MARK: - Hints
+
+    /// Whether every match must pass a leading `^` (the caller checks the flags).
+    static func anchored(_ node: RegExpNode) -> Bool {
+        switch node {
+        case .assertion(.start): return true
+        case .sequence(let terms): return terms.first.map { anchored($0) } ?? false
+        case .alternation(let alts): return !alts.isEmpty && alts.allSatisfy { anchored($0) }
+        case .capture(_, _, let body): return anchored(body)
+        default: return false
+        }
+    }
+
+    /// The literal code units every match starts with (case-sensitive patterns only).
+    static func literalPrefix(_ node: RegExpNode, unicode: Bool) -> [UInt16] {
+        var out: [UInt16] = []
+        _ = appendPrefix(node, unicode: unicode, &out)
+        return out
+    }
+
+    /// Appends the literal start of `node`; returns whether all of `node` was literal.
+    private static func appendPrefix(_ node: RegExpNode, unicode: Bool, _ out: inout [UInt16]) -> Bool {
+        switch node {
+        case .character(let c):
+            if c > 0xFFFF || (unicode && c >= 0xD800 && c <= 0xDFFF) { return false }
+            out.append(UInt16(c))
+            return true
+        case .sequence(let terms):
+            for t in terms {
+                if out.isEmpty {
+                    switch t {
+                    case .assertion(.wordBoundary), .assertion(.notWordBoundary): continue
+                    case .lookaround(let l) where !l.behind && !l.negated: continue
+                    default: break
+                    }
+                }
+                if !appendPrefix(t, unicode: unicode, &out) { return false }
+            }
+            return true
+        case .capture(_, _, let body):
+            // The group's start is saved where the literal starts: still a prefix.
+            return appendPrefix(body, unicode: unicode, &out)
+        case .empty:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The code units a match may start with, and whether it may match without consuming;
+    /// nil when any unit may start one.
+    func startSet(_ node: RegExpNode) -> (StartSet, Bool)? {
+        switch node {
+        case .empty, .assertion, .lookaround:
+            return (StartSet(), true)
+        case .character(let c):
+            var s = StartSet()
+            if ignoreCase {
+                let cc = CaseFolding.canonicalize(c, unicode: unicode)
+                for u: UInt32 in 0..<256 where CaseFolding.canonicalize(u, unicode: unicode) == cc { s.add(u) }
+                s.high = true
+            } else if c > 0xFFFF {
+                s.high = true
+            } else {
+                s.add(c)
+            }
+            return (s, false)
+        case .any:
+            return nil
+        case .classEscape(let e):
+            return (startSet(of: escapeSet(e), negated: false), false)
+        case .characterClass(let cc):
+            let v = classValue(cc)
+            if !v.strings.isEmpty { return nil }
+            return (startSet(of: v.chars, negated: cc.negated), false)
+        case .sequence(let terms):
+            var acc = StartSet()
+            for t in terms {
+                guard let (s, nullable) = startSet(t) else { return nil }
+                acc.formUnion(s)
+                if !nullable { return (acc, false) }
+            }
+            return (acc, true)
+        case .alternation(let alts):
+            var acc = StartSet()
+            var nullable = false
+            for a in alts {
+                guard let (s, n) = startSet(a) else { return nil }
+                acc.formUnion(s)
+                nullable = nullable || n
+            }
+            return (acc, nullable)
+        case .capture(_, _, let body):
+            return startSet(body)
+        case .quantifier(let q):
+            if q.max == 0 { return (StartSet(), true) }
+            guard let (s, n) = startSet(q.body) else { return nil }
+            return (s, n || q.min == 0)
+        case .backReference:
+            return nil
+        }
+    }
+
+    /// The units (below 256 exactly) a class atom may match first.
+    func startSet(of set: CharSet, negated: Bool) -> StartSet {
+        let closed = ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set
+        var s = StartSet()
+        for u: UInt32 in 0..<256 {
+            let k = ignoreCase ? CaseFolding.canonicalize(u, unicode: unicode) : u
+            if closed.contains(k) != negated { s.add(u) }
+        }
+        var anyHigh = negated || ignoreCase
+        closed.forEachRange { _, hi in if hi >= 256 { anyHigh = true } }
+        s.high = s.high || anyHigh
+        return s
+    }
 
     /// The code unit every match must start with, if there is one.
     static func firstUnit(_ node: RegExpNode, unicode: Bool) -> UInt32? {

@@ -23,20 +23,68 @@ enum BT {
     static let lazy: Int32 = 5
 }
 
+/// The matcher's working memory (backtrack stack, capture and register slots), reused from
+/// one match to the next so that a match allocates nothing. One per runtime: a match never
+/// runs JS code, so it is never re-entered. After a successful match `captures` holds 2 slots
+/// per group (-1 for undefined).
+public final class RegExpScratch {
+    var stack: UnsafeMutablePointer<Backtrack>
+    var capacity: Int
+    var state: UnsafeMutablePointer<Int>
+    var stateCapacity: Int
+
+    public init() {
+        capacity = 256
+        stack = .allocate(capacity: capacity)
+        stateCapacity = 32
+        state = .allocate(capacity: stateCapacity)
+    }
+
+    deinit {
+        stack.deallocate()
+        state.deallocate()
+    }
+
+    /// The capture slots of the last successful match: `2 * groupCount` of them.
+    public var captures: UnsafePointer<Int> { UnsafePointer(state) }
+
+    func reserveState(_ n: Int) {
+        if n <= stateCapacity { return }
+        state.deallocate()
+        stateCapacity = max(n, 2 * stateCapacity)
+        state = .allocate(capacity: stateCapacity)
+    }
+}
+
 extension RegExpProgram {
     /// Maximum backtrack stack size in bytes.
     public static let backtrackLimitBytes = 64 << 20
 
     /// Searches `input` from `start` (only at `start` with the sticky flag). On success, returns
-    /// true and fills `captures` (2 per group, -1 for undefined).
+    /// true; the captures are in `scratch.captures`.
+    public func exec(_ input: UnsafeBufferPointer<UInt16>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt16>(program: self, input: input, scratch: scratch)
+        return try m.search(from: start)
+    }
+
+    public func exec(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt8>(program: self, input: input, scratch: scratch)
+        return try m.search(from: start)
+    }
+
+    /// Searches `input` from `start`; on success fills `captures` (2 per group, -1 for undefined).
     public func match(_ input: UnsafeBufferPointer<UInt16>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        var m = Matcher<UInt16>(program: self, input: input)
-        return try m.search(from: start, captures: &captures)
+        let scratch = RegExpScratch()
+        guard try exec(input, from: start, scratch: scratch) else { return false }
+        captures = Array(UnsafeBufferPointer(start: scratch.captures, count: groupCount * 2))
+        return true
     }
 
     public func match(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        var m = Matcher<UInt8>(program: self, input: input)
-        return try m.search(from: start, captures: &captures)
+        let scratch = RegExpScratch()
+        guard try exec(latin1: input, from: start, scratch: scratch) else { return false }
+        captures = Array(UnsafeBufferPointer(start: scratch.captures, count: groupCount * 2))
+        return true
     }
 
     /// Convenience for tests: matches a Swift string.
@@ -57,59 +105,91 @@ extension RegExpProgram {
 }
 
 struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
-    let program: RegExpProgram
+    unowned(unsafe) let program: RegExpProgram
+    unowned(unsafe) let scratch: RegExpScratch
     let s: UnsafePointer<Unit>
     let end: Int
+    let code: UnsafePointer<Int32>
+    let classes: UnsafePointer<ClassEntry>
     let unicode: Bool
     let ignoreCase: Bool
+    let regBase: Int
     var stack: UnsafeMutablePointer<Backtrack>
     var capacity: Int
-    var state: [Int]
+    let state: UnsafeMutablePointer<Int>
     let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
 
-    init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>) {
+    init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: RegExpScratch) {
         self.program = program
+        self.scratch = scratch
         self.s = input.baseAddress ?? UnsafePointer(bitPattern: 8)!
         self.end = input.count
+        self.code = UnsafePointer(program.code)
+        self.classes = UnsafePointer(program.classes)
         self.unicode = program.flags.unicodeMode
         self.ignoreCase = program.flags.ignoreCase
-        self.capacity = 64
-        self.stack = .allocate(capacity: 64)
-        self.state = [Int](repeating: -1, count: program.groupCount * 2 + program.registerCount)
+        self.regBase = program.groupCount * 2
+        scratch.reserveState(regBase + program.registerCount)
+        self.state = scratch.state
+        self.stack = scratch.stack
+        self.capacity = scratch.capacity
     }
 
     @inline(__always) func unit(_ i: Int) -> UInt32 { UInt32(s[i]) }
 
-    mutating func search(from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        defer { stack.deallocate() }
-        let codeArray = program.code
-        return try codeArray.withUnsafeBufferPointer { (buf: UnsafeBufferPointer<Int32>) throws(RegExpMatchError) -> Bool in
-            try search(buf.baseAddress!, from: start, captures: &captures)
+    mutating func search(from start: Int) throws(RegExpMatchError) -> Bool {
+        // A failed attempt pops every undo record, so the slots are back to -1 after it:
+        // they are cleared once per search, not once per start position.
+        state.update(repeating: -1, count: regBase + program.registerCount)
+        if program.flags.sticky || program.anchored {
+            return try interpret(start)
         }
-    }
-
-    mutating func search(_ code: UnsafePointer<Int32>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        let sticky = program.flags.sticky
-        var p = start
         let first = program.firstUnit
-        while p <= end {
-            if first >= 0 && !sticky {
-                // Fast scan for the first unit.
+        let prefixCount = program.prefixCount
+        let filter = program.hasStartFilter
+        var p = start
+        while true {
+            if prefixCount > 0 {
+                p = findPrefix(p)
+                if p < 0 { return false }
+            } else if first >= 0 {
                 let f = UInt32(first)
                 while p < end && unit(p) != f { p += 1 }
                 if p >= end { return false }
+            } else if filter {
+                let bits = program.startBits, high = program.startHigh
+                while p < end {
+                    let u = unit(p)
+                    if u < 256 ? bits[Int(u >> 6)] & (1 << UInt64(u & 63)) != 0 : high { break }
+                    p += 1
+                }
+                if p >= end { return false }
             }
-            for i in 0..<state.count { state[i] = -1 }
-            if try interpret(code, p) {
-                let n = program.groupCount * 2
-                if captures.count != n { captures = [Int](repeating: -1, count: n) }
-                for i in 0..<n { captures[i] = state[i] }
-                return true
-            }
-            if sticky { return false }
+            // In Unicode mode a match never starts between the halves of a surrogate pair.
+            if unicode && p > start && p < end && isTrail(unit(p)) && isLead(unit(p - 1)) { p += 1; continue }
+            if try interpret(p) { return true }
+            if p >= end { return false }
             if unicode && p + 1 < end && isLead(unit(p)) && isTrail(unit(p + 1)) { p += 2 } else { p += 1 }
         }
-        return false
+    }
+
+    /// The first position at or after `from` where the literal prefix occurs, or -1
+    /// (Boyer-Moore-Horspool over the low byte of each unit).
+    @inline(__always) func findPrefix(_ from: Int) -> Int {
+        let pat = program.prefix, m = program.prefixCount, shift = program.prefixShift
+        let last = m - 1
+        let lastUnit = UInt32(pat[last])
+        var i = from
+        while i + m <= end {
+            let c = unit(i + last)
+            if c == lastUnit {
+                var j = last - 1
+                while j >= 0 && unit(i + j) == UInt32(pat[j]) { j -= 1 }
+                if j < 0 { return i }
+            }
+            i += Int(shift[Int(c & 0xFF)])
+        }
+        return -1
     }
 
     // MARK: Reading characters
@@ -168,8 +248,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         case Op.charIC: ok = CaseFolding.canonicalize(c, unicode: unicode) == UInt32(arg)
         case Op.any: ok = !isLineTerminator(c)
         case Op.anyAll: ok = true
-        case Op.cls: ok = program.classes[Int(arg)].matches(c)
-        case Op.clsNot: ok = !program.classes[Int(arg)].matches(c)
+        case Op.cls: ok = classes[Int(arg)].matches(c)
+        case Op.clsNot: ok = !classes[Int(arg)].matches(c)
         default: ok = false
         }
         if ok { pos += backward ? -w : w }
@@ -192,6 +272,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         stack.deallocate()
         stack = new
         capacity = n
+        scratch.stack = new
+        scratch.capacity = n
     }
 
     @inline(__always) mutating func setState(_ i: Int, _ v: Int, _ sp: inout Int) throws(RegExpMatchError) {
@@ -203,12 +285,12 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
 
     // MARK: The interpreter
 
-    mutating func interpret(_ code: UnsafePointer<Int32>, _ start: Int) throws(RegExpMatchError) -> Bool {
+    mutating func interpret(_ start: Int) throws(RegExpMatchError) -> Bool {
+        let code = self.code
         var pc = 0
         var pos = start
         var sp = 0
         var lookTop = -1
-        let regBase = program.groupCount * 2
         outer: while true {
             var failed = false
             switch code[pc] {
@@ -219,7 +301,12 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 if code[pc + 1] == 0 {
                     if pos < end && unit(pos) == UInt32(code[pc + 2]) { pos += 1; pc += 3 } else { failed = true }
                 } else if step(code, pc, &pos) { pc += 3 } else { failed = true }
-            case Op.charCP, Op.charIC, Op.any, Op.anyAll, Op.cls, Op.clsNot:
+            case Op.cls, Op.clsNot:
+                // Inline fast path: forward, one unit (not a surrogate pair in Unicode mode).
+                if code[pc + 1] == 0 && pos < end && (!unicode || !isLead(unit(pos))) {
+                    if classes[Int(code[pc + 2])].matches(unit(pos)) == (code[pc] == Op.cls) { pos += 1; pc += 3 } else { failed = true }
+                } else if step(code, pc, &pos) { pc += 3 } else { failed = true }
+            case Op.charCP, Op.charIC, Op.any, Op.anyAll:
                 if step(code, pc, &pos) { pc += 3 } else { failed = true }
             case Op.lineStart:
                 if pos == 0 { pc += 1 } else { failed = true }
@@ -324,10 +411,32 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 let startPos = pos
                 var count = 0
                 var minPos = startPos
-                while max < 0 || count < max {
-                    if !step(code, atom, &pos) { break }
-                    count += 1
-                    if count == min { minPos = pos }
+                let op = code[atom]
+                if code[atom + 1] == 0 && !unicode && (op == Op.cls || op == Op.clsNot || op == Op.char16 || op == Op.any) {
+                    // Forward over single units: a tight loop per atom kind.
+                    let limit = max < 0 ? end : Swift.min(end, pos + max)
+                    let arg = code[atom + 2]
+                    switch op {
+                    case Op.cls:
+                        let cls = classes + Int(arg)
+                        while pos < limit && cls.pointee.matches(unit(pos)) { pos += 1 }
+                    case Op.clsNot:
+                        let cls = classes + Int(arg)
+                        while pos < limit && !cls.pointee.matches(unit(pos)) { pos += 1 }
+                    case Op.char16:
+                        let u = UInt32(arg)
+                        while pos < limit && unit(pos) == u { pos += 1 }
+                    default:
+                        while pos < limit && !isLineTerminator(unit(pos)) { pos += 1 }
+                    }
+                    count = pos - startPos
+                    if count >= min { minPos = startPos + min }
+                } else {
+                    while max < 0 || count < max {
+                        if !step(code, atom, &pos) { break }
+                        count += 1
+                        if count == min { minPos = pos }
+                    }
                 }
                 if count < min { failed = true; break }
                 pc += 6

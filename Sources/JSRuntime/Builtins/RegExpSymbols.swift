@@ -19,6 +19,7 @@ extension Runtime {
             let s = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(s)
             defer { rt.heap.popRoots(1) }
+            if let r = try rt.rxMatchAllFast(rx, s) { return r }
             let flags = try rt.rxFlagsString(rx)
             if !flags.contains(0x67) { return try rt.rxExec(rx, s) }
             let fullUnicode = flags.contains(0x75) || flags.contains(0x76)
@@ -102,6 +103,7 @@ extension Runtime {
             rt.heap.pushRoot(replaceValue)
             defer { rt.heap.popRoots(1) }
             let template = functional ? [] : try rt.flatten(replaceValue).codeUnits
+            if let r = try rt.rxReplaceFast(rx, sv, replaceValue, functional, template) { return r }
             let flags = try rt.rxFlagsString(rx)
             let global = flags.contains(0x67)
             var fullUnicode = false
@@ -238,17 +240,9 @@ extension Runtime {
                 var e: Int
                 var z: Value
                 if let prog = fast {
-                    var caps = [Int](repeating: -1, count: prog.groupCount * 2)
-                    let found: Bool
-                    do {
-                        if s.is16Bit {
-                            found = try prog.match(UnsafeBufferPointer(start: s.utf16, count: size), from: q, captures: &caps)
-                        } else {
-                            found = try prog.match(latin1: UnsafeBufferPointer(start: s.latin1, count: size), from: q, captures: &caps)
-                        }
-                    } catch {
-                        throw try rt.rangeError("Maximum regular expression backtracking depth exceeded")
-                    }
+                    let found = try rt.rxRun(prog, s, q)
+                    // Copied: the substrings below may not outlive the scratch captures otherwise.
+                    let caps = Array(UnsafeBufferPointer(start: rt.realm.regexpScratch.captures, count: prog.groupCount * 2))
                     if !found || caps[0] >= size { break }
                     q = caps[0]
                     e = min(caps[1], size)
