@@ -65,6 +65,10 @@ public final class RegExpProgram: @unchecked Sendable {
     let prefix: UnsafeMutablePointer<UInt16>
     let prefixCount: Int
     let prefixShift: UnsafeMutablePointer<Int32>
+    /// `prefix` is not where matches start but a literal somewhere in every match (the
+    /// longest run of the top-level sequence): a search fails at once when it does not occur
+    /// after the start position.
+    let prefixIsRequired: Bool
     /// The code units a match may start with (a 256-bit map for units below 256, and whether
     /// any unit above may start one), when the pattern cannot match the empty string.
     let startBits: UnsafeMutablePointer<UInt64>
@@ -73,7 +77,8 @@ public final class RegExpProgram: @unchecked Sendable {
 
     init(flags: RegExpFlags, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
          classes: [CharSet], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
-         startSet: StartSet?) {
+         prefixIsRequired: Bool, startSet: StartSet?) {
+        self.prefixIsRequired = prefixIsRequired
         self.flags = flags
         self.groupCount = groupCount
         self.groupNames = groupNames
@@ -129,10 +134,15 @@ public final class RegExpProgram: @unchecked Sendable {
         c.emit(Op.match)
         var first: Int32 = -1
         var prefix: [UInt16] = []
+        var required: [UInt16] = []
         if !pattern.flags.ignoreCase {
             if let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) { first = Int32(u) }
             prefix = RegExpCompiler.literalPrefix(pattern.root, unicode: pattern.flags.unicodeMode)
             if prefix.count < 2 { prefix = [] }
+            if prefix.isEmpty {
+                required = RegExpCompiler.requiredLiteral(pattern.root, unicode: pattern.flags.unicodeMode)
+                if required.count < 2 { required = [] }
+            }
         }
         let anchored = !pattern.flags.multiline && RegExpCompiler.anchored(pattern.root)
         var startSet: StartSet? = nil
@@ -141,7 +151,8 @@ public final class RegExpProgram: @unchecked Sendable {
         }
         return RegExpProgram(flags: pattern.flags, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
                              code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first,
-                             anchored: anchored, prefix: prefix, startSet: startSet)
+                             anchored: anchored, prefix: prefix.isEmpty ? required : prefix,
+                             prefixIsRequired: prefix.isEmpty && !required.isEmpty, startSet: startSet)
     }
 }
 
@@ -432,6 +443,22 @@ struct RegExpCompiler {
         case .capture(_, _, let body): return anchored(body)
         default: return false
         }
+    }
+
+    /// The longest run of literal code units in the top-level sequence: every match contains
+    /// it (case-sensitive patterns only).
+    static func requiredLiteral(_ node: RegExpNode, unicode: Bool) -> [UInt16] {
+        guard case .sequence(let terms) = node else { return [] }
+        var best: [UInt16] = [], run: [UInt16] = []
+        for t in terms {
+            if case .character(let c) = t, c <= 0xFFFF, !(unicode && c >= 0xD800 && c <= 0xDFFF) {
+                run.append(UInt16(c))
+                if run.count > best.count { best = run }
+            } else {
+                run = []
+            }
+        }
+        return best
     }
 
     /// The literal code units every match starts with (case-sensitive patterns only).

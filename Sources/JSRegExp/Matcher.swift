@@ -21,6 +21,8 @@ enum BT {
     static let greedyFwd: Int32 = 3
     static let greedyBack: Int32 = 4
     static let lazy: Int32 = 5
+    /// A forward greedy loop followed by a literal: retried only where it occurs.
+    static let greedyFwdChar: Int32 = 6
 }
 
 /// The matcher's working memory (backtrack stack, capture and register slots), reused from
@@ -141,11 +143,12 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         // A failed attempt pops every undo record, so the slots are back to -1 after it:
         // they are cleared once per search, not once per start position.
         state.update(repeating: -1, count: regBase + program.registerCount)
+        if program.prefixIsRequired && findPrefix(start) < 0 { return false }
         if program.flags.sticky || program.anchored {
             return try interpret(start)
         }
         let first = program.firstUnit
-        let prefixCount = program.prefixCount
+        let prefixCount = program.prefixIsRequired ? 0 : program.prefixCount
         let filter = program.hasStartFilter
         var p = start
         while true {
@@ -441,6 +444,21 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 if count < min { failed = true; break }
                 pc += 6
                 if pos != minPos {
+                    if code[atom + 1] == 0 && !unicode {
+                        // Look past captures at what must match next.
+                        var next = pc
+                        while code[next] == Op.save { next += 2 }
+                        if code[next] == Op.lineEnd {
+                            // Only the longest run can reach the end: nothing to retry.
+                            if pos != end { failed = true }
+                            break
+                        }
+                        if code[next] == Op.char16 && code[next + 1] == 0 {
+                            // Retry only where the next character can match.
+                            try push(BT.greedyFwdChar, pc, pos, minPos, &sp)
+                            break
+                        }
+                    }
                     try push(code[atom + 1] == 0 ? BT.greedyFwd : BT.greedyBack, pc, pos, minPos, &sp)
                 }
             case Op.lazyLoop:
@@ -483,6 +501,17 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 case BT.greedyFwd:
                     var p = e.a - 1
                     if unicode && p > e.b && isTrail(unit(p)) && isLead(unit(p - 1)) { p -= 1 }
+                    if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
+                    pos = p
+                    pc = Int(e.pc)
+                    continue outer
+                case BT.greedyFwdChar:
+                    var next = Int(e.pc)
+                    while code[next] == Op.save { next += 2 }
+                    let c = UInt32(code[next + 2])
+                    var p = e.a - 1
+                    while p >= e.b && (p >= end || unit(p) != c) { p -= 1 }
+                    if p < e.b { sp -= 1; continue }
                     if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
                     pos = p
                     pc = Int(e.pc)
