@@ -1,6 +1,10 @@
 // The backtracking matcher: an explicit backtrack stack (never the native stack), bounded in
 // memory.
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A match could not be completed.
 public enum RegExpMatchError: Error, Sendable {
     /// The backtrack stack exceeded its limit (a catastrophic pattern, or a huge input).
@@ -156,9 +160,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 p = findPrefix(p)
                 if p < 0 { return false }
             } else if first >= 0 {
-                let f = UInt32(first)
-                while p < end && unit(p) != f { p += 1 }
-                if p >= end { return false }
+                p = findUnit(UInt32(first), p)
+                if p < 0 { return false }
             } else if filter {
                 let bits = program.startBits, high = program.startHigh
                 while p < end {
@@ -176,10 +179,37 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         }
     }
 
+    /// The first position at or after `from` holding `u`, or -1 (`memchr` over Latin-1).
+    @inline(__always) func findUnit(_ u: UInt32, _ from: Int) -> Int {
+        if from >= end { return -1 }
+        if Unit.self == UInt8.self {
+            if u > 0xFF { return -1 }
+            guard let hit = memchr(UnsafeRawPointer(s + from), Int32(u), end - from) else { return -1 }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(s)
+        }
+        var p = from
+        while p < end && unit(p) != u { p += 1 }
+        return p < end ? p : -1
+    }
+
     /// The first position at or after `from` where the literal prefix occurs, or -1
-    /// (Boyer-Moore-Horspool over the low byte of each unit).
+    /// (`memchr` for its first unit over Latin-1; Boyer-Moore-Horspool over the low byte of
+    /// each unit otherwise).
     @inline(__always) func findPrefix(_ from: Int) -> Int {
         let pat = program.prefix, m = program.prefixCount, shift = program.prefixShift
+        if Unit.self == UInt8.self {
+            let first = UInt32(pat[0])
+            var i = from
+            while i + m <= end {
+                i = findUnit(first, i)
+                if i < 0 || i + m > end { return -1 }
+                var j = 1
+                while j < m && unit(i + j) == UInt32(pat[j]) { j += 1 }
+                if j == m { return i }
+                i += 1
+            }
+            return -1
+        }
         let last = m - 1
         let lastUnit = UInt32(pat[last])
         var i = from

@@ -13,6 +13,56 @@
 
 import JSRegExp
 
+/// Builds a string from slices of flat strings and single units: one byte per unit while
+/// every unit fits Latin-1, two from the first one that does not. Slices are copied in bulk.
+struct RxStringBuilder {
+    var narrow: [UInt8] = []
+    var wide: [UInt16] = []
+    var isWide = false
+
+    init(capacity: Int) { narrow.reserveCapacity(capacity) }
+
+    mutating func widen() {
+        if isWide { return }
+        isWide = true
+        wide.reserveCapacity(narrow.capacity)
+        for b in narrow { wide.append(UInt16(b)) }
+        narrow = []
+    }
+
+    /// Appends `s[from..<to]`.
+    mutating func append(_ s: StringCell, _ from: Int, _ to: Int) {
+        if to <= from { return }
+        if s.is16Bit {
+            widen()
+            wide.append(contentsOf: UnsafeBufferPointer(start: s.utf16 + from, count: to - from))
+        } else if isWide {
+            let p = s.latin1
+            for i in from..<to { wide.append(UInt16(p[i])) }
+        } else {
+            narrow.append(contentsOf: UnsafeBufferPointer(start: s.latin1 + from, count: to - from))
+        }
+    }
+
+    mutating func append(_ u: UInt16) {
+        if u > 0xFF { widen() }
+        if isWide { wide.append(u) } else { narrow.append(UInt8(truncatingIfNeeded: u)) }
+    }
+
+    mutating func append<C: Collection>(contentsOf units: C) where C.Element == UInt16 {
+        for u in units { append(u) }
+    }
+
+    func finish(_ rt: Runtime) throws(JSException) -> Value {
+        if isWide { return try rt.makeString(wide) }
+        let out = try rt.allocateLatin1(length: narrow.count)
+        narrow.withUnsafeBufferPointer { b in
+            if let base = b.baseAddress { out.latin1.update(from: base, count: b.count) }
+        }
+        return Value(cell: out.cell)
+    }
+}
+
 extension Runtime {
     /// The names on RegExp.prototype whose original values the fast paths rely on.
     static let rxPristineNames: [StaticString] = ["exec", "flags", "global", "ignoreCase", "multiline", "dotAll",
@@ -133,18 +183,6 @@ extension Runtime {
         return true
     }
 
-    /// Appends `s[from..<to]` to `out`.
-    @inline(__always)
-    func rxAppend(_ s: StringCell, _ from: Int, _ to: Int, _ out: inout [UInt16]) {
-        if to <= from { return }
-        if s.is16Bit {
-            out.append(contentsOf: UnsafeBufferPointer(start: s.utf16 + from, count: to - from))
-        } else {
-            let p = s.latin1
-            for i in from..<to { out.append(UInt16(p[i])) }
-        }
-    }
-
     // MARK: - @@replace
 
     /// RegExp.prototype[@@replace] for a pristine RegExp, or nil when `rx` is not one or its
@@ -173,13 +211,12 @@ extension Runtime {
             found.append(contentsOf: UnsafeBufferPointer(start: realm.regexpScratch.captures, count: slotsPerMatch))
         }
         if found.isEmpty { return sv }
-        var out: [UInt16] = []
-        out.reserveCapacity(length)
+        var out = RxStringBuilder(capacity: length)
         var nextSourcePosition = 0
         var m = 0
         while m < found.count {
             let position = found[m], matchEnd = found[m + 1]
-            if position >= nextSourcePosition { rxAppend(s, nextSourcePosition, position, &out) }
+            if position >= nextSourcePosition { out.append(s, nextSourcePosition, position) }
             if functional {
                 let replacement = try found.withUnsafeBufferPointer { b throws(JSException) in
                     try rxCallReplacer(program, s, sv, replaceValue, b.baseAddress! + m)
@@ -193,8 +230,8 @@ extension Runtime {
             if position >= nextSourcePosition { nextSourcePosition = matchEnd }
             m += slotsPerMatch
         }
-        rxAppend(s, nextSourcePosition, length, &out)
-        return try makeString(out)
+        out.append(s, nextSourcePosition, length)
+        return try out.finish(self)
     }
 
     /// Calls a replacement function with (matched, p1…pn, position, string[, groups]).
@@ -230,7 +267,7 @@ extension Runtime {
 
     /// GetSubstitution for one match, straight from the capture positions.
     private func rxSubstitute(_ program: RegExpProgram, _ s: StringCell, _ caps: UnsafePointer<Int>,
-                              _ template: [UInt16], _ out: inout [UInt16]) {
+                              _ template: [UInt16], _ out: inout RxStringBuilder) {
         let dollar: UInt16 = 0x24
         let length = s.length
         let m = program.groupCount - 1
@@ -243,16 +280,16 @@ extension Runtime {
             let d = template[i + 1]
             switch d {
             case dollar: out.append(dollar); i += 2
-            case 0x60: rxAppend(s, 0, position, &out); i += 2          // $`
-            case 0x26: rxAppend(s, position, matchEnd, &out); i += 2   // $&
-            case 0x27: rxAppend(s, min(matchEnd, length), length, &out); i += 2  // $'
+            case 0x60: out.append(s, 0, position); i += 2          // $`
+            case 0x26: out.append(s, position, matchEnd); i += 2   // $&
+            case 0x27: out.append(s, min(matchEnd, length), length); i += 2  // $'
             case 0x30...0x39:
                 var digitCount = (i + 2 < n && template[i + 2] >= 0x30 && template[i + 2] <= 0x39) ? 2 : 1
                 var index = Int(d - 0x30)
                 if digitCount == 2 { index = index * 10 + Int(template[i + 2] - 0x30) }
                 if index > m && digitCount == 2 { digitCount = 1; index = Int(d - 0x30) }
                 if index >= 1 && index <= m {
-                    if caps[2 * index] >= 0 { rxAppend(s, caps[2 * index], caps[2 * index + 1], &out) }
+                    if caps[2 * index] >= 0 { out.append(s, caps[2 * index], caps[2 * index + 1]) }
                 } else {
                     out.append(contentsOf: template[i..<(i + 1 + digitCount)])
                 }
@@ -270,7 +307,7 @@ extension Runtime {
                     for entry in program.groupNames where entry.name == name && caps[2 * entry.index] >= 0 {
                         from = caps[2 * entry.index]; to = caps[2 * entry.index + 1]
                     }
-                    if from >= 0 { rxAppend(s, from, to, &out) }
+                    if from >= 0 { out.append(s, from, to) }
                     i = gt + 1
                 }
             default:
