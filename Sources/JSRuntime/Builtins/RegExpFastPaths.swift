@@ -12,6 +12,9 @@
 // allocates nothing.
 
 import JSRegExp
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Builds a string from slices of flat strings and single units: one byte per unit while
 /// every unit fits Latin-1, two from the first one that does not. Slices are copied in bulk.
@@ -268,9 +271,17 @@ extension Runtime {
     /// GetSubstitution for one match, straight from the capture positions.
     private func rxSubstitute(_ program: RegExpProgram, _ s: StringCell, _ caps: UnsafePointer<Int>,
                               _ template: [UInt16], _ out: inout RxStringBuilder) {
+        rxSubstitute(groupCount: program.groupCount, groupNames: program.groupNames, s, caps, template, &out)
+    }
+
+    /// GetSubstitution(matched, str, position, captures, namedCaptures, template) where the
+    /// match and its `groupCount - 1` captures are the slices `caps` of `s` (-1: undefined) and
+    /// namedCaptures is undefined when `groupNames` is empty.
+    func rxSubstitute(groupCount: Int, groupNames: [(name: String, index: Int)], _ s: StringCell,
+                      _ caps: UnsafePointer<Int>, _ template: [UInt16], _ out: inout RxStringBuilder) {
         let dollar: UInt16 = 0x24
         let length = s.length
-        let m = program.groupCount - 1
+        let m = groupCount - 1
         let position = caps[0], matchEnd = caps[1]
         var i = 0
         let n = template.count
@@ -298,13 +309,13 @@ extension Runtime {
                 var gt = -1
                 var j = i + 2
                 while j < n { if template[j] == 0x3E { gt = j; break }; j += 1 }
-                if gt < 0 || program.groupNames.isEmpty {
+                if gt < 0 || groupNames.isEmpty {
                     out.append(dollar); out.append(0x3C); i += 2
                 } else {
                     let name = String(decoding: template[(i + 2)..<gt], as: UTF16.self)
                     // groups[name]: the last participating group of that name.
                     var from = -1, to = -1
-                    for entry in program.groupNames where entry.name == name && caps[2 * entry.index] >= 0 {
+                    for entry in groupNames where entry.name == name && caps[2 * entry.index] >= 0 {
                         from = caps[2 * entry.index]; to = caps[2 * entry.index + 1]
                     }
                     if from >= 0 { out.append(s, from, to) }
@@ -314,6 +325,68 @@ extension Runtime {
                 out.append(dollar); i += 1
             }
         }
+    }
+
+    // MARK: - String searches
+
+    /// StringIndexOf(s, t, from) over flat strings (`memchr` for the first unit over Latin-1).
+    func rxIndexOf(_ s: StringCell, _ t: StringCell, _ from: Int) -> Int {
+        let n = s.length, m = t.length
+        if m == 0 { return from <= n ? from : -1 }
+        if m > n { return -1 }
+        let t0 = t[0]
+        let last = n - m
+        var i = from
+        while i <= last {
+            if s.is16Bit {
+                let p = s.utf16
+                while i <= last && p[i] != t0 { i += 1 }
+                if i > last { return -1 }
+            } else {
+                if t0 > 0xFF { return -1 }
+                guard let hit = memchr(s.latin1 + i, Int32(t0), last - i + 1) else { return -1 }
+                i = UnsafeRawPointer(hit) - UnsafeRawPointer(s.latin1)
+            }
+            var j = 1
+            while j < m && s[i + j] == t[j] { j += 1 }
+            if j == m { return i }
+            i += 1
+        }
+        return -1
+    }
+
+    /// String.prototype.replace / replaceAll with a string pattern (the steps after the
+    /// conversions): `positions` of the matches of `search` in `s`.
+    func rxReplaceString(_ sv: Value, _ s: StringCell, _ searchString: Value, _ search: StringCell,
+                         _ replaceValue: Value, _ functional: Bool, all: Bool) throws(JSException) -> Value {
+        var positions: [Int] = []
+        let searchLength = search.length
+        var position = rxIndexOf(s, search, 0)
+        while position >= 0 {
+            positions.append(position)
+            if !all { break }
+            position = rxIndexOf(s, search, position + max(1, searchLength))
+        }
+        if positions.isEmpty { return sv }
+        let template = functional ? [] : try flatten(replaceValue).codeUnits
+        var out = RxStringBuilder(capacity: s.length)
+        var endOfLastMatch = 0
+        for p in positions {
+            out.append(s, endOfLastMatch, p)
+            if functional {
+                let r = try call(replaceValue, this: .undefined, searchString, Value(p), sv)
+                let rs = try flatten(try toString(r))
+                out.append(rs, 0, rs.length)
+            } else {
+                let caps = [p, p + searchLength]
+                caps.withUnsafeBufferPointer { b in
+                    rxSubstitute(groupCount: 1, groupNames: [], s, b.baseAddress!, template, &out)
+                }
+            }
+            endOfLastMatch = p + searchLength
+        }
+        out.append(s, endOfLastMatch, s.length)
+        return try out.finish(self)
     }
 
     // MARK: - @@match
