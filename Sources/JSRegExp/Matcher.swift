@@ -70,12 +70,14 @@ extension RegExpProgram {
     /// true; the captures are in `scratch.captures`.
     public func exec(_ input: UnsafeBufferPointer<UInt16>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
         var m = Matcher<UInt16>(program: self, input: input, scratch: scratch)
-        return try m.search(from: start)
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        return try m.search(self, from: start)
     }
 
     public func exec(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
         var m = Matcher<UInt8>(program: self, input: input, scratch: scratch)
-        return try m.search(from: start)
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        return try m.search(self, from: start)
     }
 
     /// Searches `input` from `start`; on success fills `captures` (2 per group, -1 for undefined).
@@ -110,9 +112,10 @@ extension RegExpProgram {
     c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029
 }
 
+/// One search. It holds no class references (the program and the scratch are read once, in
+/// `init`), so stepping costs no reference counting; a grown backtrack stack goes back to the
+/// scratch when the search ends.
 struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
-    unowned(unsafe) let program: RegExpProgram
-    unowned(unsafe) let scratch: RegExpScratch
     let s: UnsafePointer<Unit>
     let end: Int
     let code: UnsafePointer<Int32>
@@ -123,11 +126,15 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
     var stack: UnsafeMutablePointer<Backtrack>
     var capacity: Int
     let state: UnsafeMutablePointer<Int>
+    let prefix: UnsafePointer<UInt16>
+    let prefixCount: Int
+    let prefixShift: UnsafePointer<Int32>
     let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
 
     init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: RegExpScratch) {
-        self.program = program
-        self.scratch = scratch
+        self.prefix = UnsafePointer(program.prefix)
+        self.prefixCount = program.prefixCount
+        self.prefixShift = UnsafePointer(program.prefixShift)
         self.s = input.baseAddress ?? UnsafePointer(bitPattern: 8)!
         self.end = input.count
         self.code = UnsafePointer(program.code)
@@ -143,7 +150,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
 
     @inline(__always) func unit(_ i: Int) -> UInt32 { UInt32(s[i]) }
 
-    mutating func search(from start: Int) throws(RegExpMatchError) -> Bool {
+    mutating func search(_ program: RegExpProgram, from start: Int) throws(RegExpMatchError) -> Bool {
         // A failed attempt pops every undo record, so the slots are back to -1 after it:
         // they are cleared once per search, not once per start position.
         state.update(repeating: -1, count: regBase + program.registerCount)
@@ -152,7 +159,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
             return try interpret(start)
         }
         let first = program.firstUnit
-        let prefixCount = program.prefixIsRequired ? 0 : program.prefixCount
+        let prefixCount = program.prefixIsRequired ? 0 : self.prefixCount
         let filter = program.hasStartFilter
         var p = start
         while true {
@@ -196,7 +203,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
     /// (`memchr` for its first unit over Latin-1; Boyer-Moore-Horspool over the low byte of
     /// each unit otherwise).
     @inline(__always) func findPrefix(_ from: Int) -> Int {
-        let pat = program.prefix, m = program.prefixCount, shift = program.prefixShift
+        let pat = prefix, m = prefixCount, shift = prefixShift
         if Unit.self == UInt8.self {
             let first = UInt32(pat[0])
             var i = from
@@ -305,8 +312,6 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         stack.deallocate()
         stack = new
         capacity = n
-        scratch.stack = new
-        scratch.capacity = n
     }
 
     @inline(__always) mutating func setState(_ i: Int, _ v: Int, _ sp: inout Int) throws(RegExpMatchError) {
