@@ -37,6 +37,7 @@ enum Op {
     static let greedyLoop: Int32 = 32 // [op, min, max(-1)] + atom (3 words)
     static let lazyLoop: Int32 = 33   // [op, min, max(-1)] + atom
     static let fail: Int32 = 34
+    static let emptyFail: Int32 = 35  // [op, posReg]: fail when pos == the register
 }
 
 /// A compiled regular expression.
@@ -417,6 +418,45 @@ struct RegExpCompiler {
             compile(q.body, backward: backward)
             return
         }
+        let nullable = Self.canBeEmpty(q.body)
+        if q.min == 0 && max == 1 {
+            // `?`: one optional iteration, which must not match empty. No counter, and no
+            // capture reset (the groups are undefined on entry, or reset by an outer loop).
+            let posReg = registers
+            if nullable { registers += 1 }
+            var skipPatch: Int
+            if q.greedy {
+                emit(Op.split); skipPatch = here; emit(0)
+            } else {
+                emit(Op.split); let bodyPatch = here; emit(0)
+                emit(Op.goto); skipPatch = here; emit(0)
+                patch(bodyPatch, here)
+            }
+            if nullable { emit(Op.setRegPos); emit(posReg) }
+            compile(q.body, backward: backward)
+            if nullable { emit(Op.emptyFail); emit(posReg) }
+            patch(skipPatch, here)
+            return
+        }
+        if max == nil && q.min <= 1 && !nullable {
+            // `*` / `+` over a body that always consumes: a plain loop, no counter or
+            // empty check.
+            if q.min == 1 { compile(q.body, backward: backward) }
+            let loop = here
+            var exitPatch: Int
+            if q.greedy {
+                emit(Op.split); exitPatch = here; emit(0)
+            } else {
+                emit(Op.split); let bodyPatch = here; emit(0)
+                emit(Op.goto); exitPatch = here; emit(0)
+                patch(bodyPatch, here)
+            }
+            if q.captureCount > 0 { emit(Op.resetCaptures); emit(q.firstCapture); emit(q.captureCount) }
+            compile(q.body, backward: backward)
+            emit(Op.goto); emit(loop)
+            patch(exitPatch, here)
+            return
+        }
         let cnt = registers, posReg = registers + 1
         registers += 2
         emit(Op.setReg); emit(cnt); emit(0)
@@ -433,6 +473,19 @@ struct RegExpCompiler {
     }
 
     // MARK: - Hints
+
+    /// Whether `node` may match without consuming input (true when unsure).
+    static func canBeEmpty(_ node: RegExpNode) -> Bool {
+        switch node {
+        case .character, .any, .classEscape: return false
+        case .characterClass(let cc): return cc.mayContainStrings
+        case .sequence(let terms): return terms.allSatisfy { canBeEmpty($0) }
+        case .alternation(let alts): return alts.contains { canBeEmpty($0) }
+        case .capture(_, _, let body): return canBeEmpty(body)
+        case .quantifier(let q): return q.min == 0 || canBeEmpty(q.body)
+        default: return true
+        }
+    }
 
     /// Whether every match must pass a leading `^` (the caller checks the flags).
     static func anchored(_ node: RegExpNode) -> Bool {

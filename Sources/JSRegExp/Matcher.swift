@@ -131,7 +131,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
     let prefixShift: UnsafePointer<Int32>
     let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
 
-    init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: RegExpScratch) {
+    init(program: borrowing RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: borrowing RegExpScratch) {
         self.prefix = UnsafePointer(program.prefix)
         self.prefixCount = program.prefixCount
         self.prefixShift = UnsafePointer(program.prefixShift)
@@ -508,6 +508,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 pc += 6
             case Op.fail:
                 failed = true
+            case Op.emptyFail:
+                if pos == state[regBase + Int(code[pc + 1])] { failed = true } else { pc += 2 }
             default:
                 fatalError("bad regexp opcode \(code[pc])")
             }
