@@ -47,6 +47,10 @@ enum Op {
 /// copy-on-write checks or reference counting per step.
 public final class RegExpProgram: @unchecked Sendable {
     public let flags: RegExpFlags
+    /// The parsed pattern (to compile variants with other flags).
+    public let pattern: RegExpPattern
+    /// This program without `g` and `y`, made on first use (String.prototype.split).
+    public var unstickyVariant: RegExpProgram?
     /// Number of groups including the whole match (group 0).
     public let groupCount: Int
     public let groupNames: [(name: String, index: Int)]
@@ -76,11 +80,12 @@ public final class RegExpProgram: @unchecked Sendable {
     let hasStartFilter: Bool
     let startHigh: Bool
 
-    init(flags: RegExpFlags, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
+    init(pattern: RegExpPattern, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
          classes: [CharSet], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
          prefixIsRequired: Bool, startSet: StartSet?) {
         self.prefixIsRequired = prefixIsRequired
-        self.flags = flags
+        self.pattern = pattern
+        self.flags = pattern.flags
         self.groupCount = groupCount
         self.groupNames = groupNames
         self.codeCount = code.count
@@ -89,7 +94,7 @@ public final class RegExpProgram: @unchecked Sendable {
         self.classCount = classes.count
         self.classes = .allocate(capacity: max(classes.count, 1))
         for (i, set) in classes.enumerated() {
-            (self.classes + i).initialize(to: ClassEntry(set: set, ignoreCase: flags.ignoreCase, unicode: flags.unicodeMode))
+            (self.classes + i).initialize(to: ClassEntry(set: set, ignoreCase: pattern.flags.ignoreCase, unicode: pattern.flags.unicodeMode))
         }
         self.registerCount = registerCount
         self.firstUnit = firstUnit
@@ -127,6 +132,13 @@ public final class RegExpProgram: @unchecked Sendable {
         return compile(parsed)
     }
 
+    /// `pattern` compiled with other flags (`g` and `y` only: they do not change the parse).
+    public static func compile(_ pattern: RegExpPattern, flags: RegExpFlags) -> RegExpProgram {
+        var p = pattern
+        p.flags = flags
+        return compile(p)
+    }
+
     public static func compile(_ pattern: RegExpPattern) -> RegExpProgram {
         var c = RegExpCompiler(pattern: pattern)
         c.emit(Op.save); c.emit(0)
@@ -150,7 +162,7 @@ public final class RegExpProgram: @unchecked Sendable {
         if first < 0 && prefix.isEmpty && !anchored, let (set, nullable) = c.startSet(pattern.root), !nullable, !set.isFull {
             startSet = set
         }
-        return RegExpProgram(flags: pattern.flags, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
+        return RegExpProgram(pattern: pattern, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
                              code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first,
                              anchored: anchored, prefix: prefix.isEmpty ? required : prefix,
                              prefixIsRequired: prefix.isEmpty && !required.isEmpty, startSet: startSet)

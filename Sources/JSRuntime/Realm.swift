@@ -70,6 +70,8 @@ public final class Realm {
     var regexpPristineGetters: [Value] = []
     var regexpPristineSlots: [Int] = []
     var regexpPristineEpoch: UInt32 = 0
+    /// RegExp's original @@species getter.
+    var regexpSpeciesGetter: Value = .undefined
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
     // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
@@ -134,6 +136,7 @@ public final class Realm {
         m.mark(cell: regexpResultShape)
         for v in regexpPristineValues { m.mark(v) }
         for v in regexpPristineGetters { m.mark(v) }
+        m.mark(regexpSpeciesGetter)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,

@@ -69,18 +69,28 @@ struct RxStringBuilder {
 extension Runtime {
     /// The names on RegExp.prototype whose original values the fast paths rely on.
     static let rxPristineNames: [StaticString] = ["exec", "flags", "global", "ignoreCase", "multiline", "dotAll",
-                                                 "unicode", "unicodeSets", "sticky", "hasIndices"]
+                                                 "unicode", "unicodeSets", "sticky", "hasIndices", "constructor"]
 
-    /// Records RegExp.prototype's original values (at the end of `installRegExp`).
+    /// The keys of `rxPristineNames`, then @@match (read by IsRegExp).
+    func rxPristineKeys() -> [PropertyKey] {
+        Runtime.rxPristineNames.map { PropertyKey(cell: atom(static: $0)) } + [PropertyKey(cell: wellKnown.match.asCell)]
+    }
+
+    /// Records RegExp.prototype's original values (at the end of `installRegExp`), and the
+    /// original @@species getter of RegExp.
     func rxRecordPristine() {
         let proto = realm.regexpPrototype!
         var values: [Value] = [], getters: [Value] = [], slots: [Int] = []
-        for name in Runtime.rxPristineNames {
-            guard let e = ShapeCell(proto.shape).lookup(PropertyKey(cell: atom(static: name))) else { return }
+        for k in rxPristineKeys() {
+            guard let e = ShapeCell(proto.shape).lookup(k) else { return }
             let v = proto.slot(e.slot)
             values.append(v)
             getters.append(e.attributes.contains(.accessor) ? AccessorPair(v.asCell).getter : .undefined)
             slots.append(e.slot)
+        }
+        let ctor = realm.regexpConstructor!
+        if let e = ShapeCell(ctor.shape).lookup(PropertyKey(cell: wellKnown.species.asCell)), e.attributes.contains(.accessor) {
+            realm.regexpSpeciesGetter = AccessorPair(ctor.slot(e.slot).asCell).getter
         }
         realm.regexpPristineValues = values
         realm.regexpPristineGetters = getters
@@ -88,21 +98,30 @@ extension Runtime {
         realm.regexpPristineEpoch = protoEpoch
     }
 
-    /// Finds the recorded names' slots again after some prototype changed shape; false if
+    /// Finds the recorded keys' slots again after some prototype changed shape; false if
     /// one of them is gone or holds another value.
     func rxRecheckPrototype() -> Bool {
         let proto = realm.regexpPrototype!
         let values = realm.regexpPristineValues
-        if values.count != Runtime.rxPristineNames.count { return false }
+        let keys = rxPristineKeys()
+        if values.count != keys.count { return false }
         var slots: [Int] = []
-        for (i, name) in Runtime.rxPristineNames.enumerated() {
-            guard let e = ShapeCell(proto.shape).lookup(PropertyKey(cell: atom(static: name))),
-                  proto.slot(e.slot).bits == values[i].bits else { return false }
+        for (i, k) in keys.enumerated() {
+            guard let e = ShapeCell(proto.shape).lookup(k), proto.slot(e.slot).bits == values[i].bits else { return false }
             slots.append(e.slot)
         }
         realm.regexpPristineSlots = slots
         realm.regexpPristineEpoch = protoEpoch
         return true
+    }
+
+    /// Whether RegExp[@@species] is still the original getter (so SpeciesConstructor of a
+    /// pristine RegExp is %RegExp%).
+    func rxSpeciesIsPristine() -> Bool {
+        let ctor = realm.regexpConstructor!
+        guard let e = ShapeCell(ctor.shape).lookup(PropertyKey(cell: wellKnown.species.asCell)),
+              e.attributes.contains(.accessor) else { return false }
+        return AccessorPair(ctor.slot(e.slot).asCell).getter.bits == realm.regexpSpeciesGetter.bits
     }
 
     /// Whether `o` is a pristine RegExp (see the top of this file).
@@ -387,6 +406,71 @@ extension Runtime {
         }
         out.append(s, endOfLastMatch, s.length)
         return try out.finish(self)
+    }
+
+    // MARK: - @@split
+
+    /// RegExp.prototype[@@split] for a pristine RegExp while RegExp[@@species] is the
+    /// original (then the splitter the spec constructs, a copy with the `y` flag, is never
+    /// seen): searches with a non-sticky program instead of trying every position. nil when
+    /// the spec's steps must run.
+    func rxSplitFast(_ rx: JSObject, _ sv: Value, _ limit: Value) throws(JSException) -> Value? {
+        guard rxIsPristine(rx), let program = rxProgram(rx), rxSpeciesIsPristine() else { return nil }
+        let search = rxUnstickyVariant(program)
+        let unicodeMatching = program.flags.unicodeMode
+        let a = try newArray()
+        let av = Value(cell: a.cell)
+        heap.pushRoot(av)
+        defer { heap.popRoots(1) }
+        // 13. If limit is undefined, let lim be 2³² - 1; else let lim be ℝ(? ToUint32(limit)).
+        let lim: UInt32 = limit.isUndefined ? UInt32.max : try toUint32(limit)
+        if lim == 0 { return av }
+        let s = try flatten(sv)
+        let size = s.length
+        if size == 0 {
+            if try rxRun(search, s, 0) { return av }
+            try createDataProperty(a, .index(0), sv)
+            return av
+        }
+        var lengthA: UInt32 = 0
+        var p = 0, q = 0
+        while q < size {
+            guard try rxRun(search, s, q) else { break }
+            let caps = realm.regexpScratch.captures
+            if caps[0] >= size { break }
+            q = caps[0]
+            let e = min(caps[1], size)
+            if e == p { q = rxAdvance(s, q, unicodeMatching); continue }
+            // The captures, before the substrings below allocate (and may collect).
+            let groups = search.groupCount > 1 ? Array(UnsafeBufferPointer(start: caps, count: search.groupCount * 2)) : []
+            try createDataProperty(a, .index(lengthA), try rxSubstring(s, p, q))
+            lengthA += 1
+            if lengthA == lim { return av }
+            p = e
+            var i = 1
+            while i < search.groupCount {
+                let v: Value = groups[2 * i] >= 0 ? try rxSubstring(s, groups[2 * i], groups[2 * i + 1]) : .undefined
+                try createDataProperty(a, .index(lengthA), v)
+                lengthA += 1
+                if lengthA == lim { return av }
+                i += 1
+            }
+            q = p
+        }
+        try createDataProperty(a, .index(lengthA), try rxSubstring(s, p, size))
+        return av
+    }
+
+    /// `program` without the global and sticky flags (compiled once, kept on the program).
+    func rxUnstickyVariant(_ program: RegExpProgram) -> RegExpProgram {
+        if !program.flags.sticky && !program.flags.global { return program }
+        if let v = program.unstickyVariant { return v }
+        var f = program.flags
+        f.sticky = false
+        f.global = false
+        let v = RegExpProgram.compile(program.pattern, flags: f)
+        program.unstickyVariant = v
+        return v
     }
 
     // MARK: - @@match

@@ -193,6 +193,7 @@ extension Runtime {
             let sv = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(sv)
             defer { rt.heap.popRoots(1) }
+            if let r = try rt.rxSplitFast(rx, sv, rt.arg(args, 1)) { return r }
             let c = try rt.rxSpeciesConstructor(rx, rt.realm.regexpConstructor)
             rt.heap.pushRoot(c)
             defer { rt.heap.popRoots(1) }
