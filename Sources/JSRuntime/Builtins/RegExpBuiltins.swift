@@ -212,12 +212,11 @@ extension Runtime {
         return index + 1
     }
 
+    /// `s[from..<to]`: the string itself, the empty or a single-character string without
+    /// allocating, Latin-1 when it fits.
+    @inline(__always)
     func rxSubstring(_ s: StringCell, _ from: Int, _ to: Int) throws(JSException) -> Value {
-        let n = max(0, to - from)
-        if s.is16Bit { return try makeString(UnsafeBufferPointer(start: s.utf16 + from, count: n)) }
-        let out = try allocateLatin1(length: n)
-        if n > 0 { out.latin1.update(from: s.latin1 + from, count: n) }
-        return Value(cell: out.cell)
+        try substring(s, from, max(from, to))
     }
 
     /// SpeciesConstructor(O, defaultConstructor).
