@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "JSBytecode", dependencies: ["JSSyntax"], exclude: ["Opcodes.def"], swiftSettings: strict),
         .target(name: "JSBytecompiler", dependencies: ["JSSyntax", "JSBytecode"], swiftSettings: strict),
         // Layer: runtime. The regular-expression matcher (bytecode + backtracking VM).
-        .target(name: "JSRegExp", dependencies: ["JSSyntax"], swiftSettings: strict),
+        .target(name: "JSRegExp", dependencies: ["JSSyntax"], exclude: ["DESIGN-NOTES.md"], swiftSettings: strict),
         // Layer: runtime. Values, heap and GC, strings, shapes, objects, the interpreter.
         .target(name: "CSableSupport"),
         .target(name: "JSRuntime", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRegExp", "CSableSupport"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),

@@ -120,37 +120,55 @@ public struct CharSet: Sendable, Equatable {
     }
 }
 
-/// A compiled character class as the matcher uses it: an ASCII bitmap plus ranges.
-final class ClassMatcher: Sendable {
-    let set: CharSet
-    let low: UInt64
-    let high: UInt64
+/// A compiled character class as the matcher uses it: a bitmap of the answers for units
+/// below 256 (case folding already applied), then a binary search of the ranges. A plain
+/// struct over raw memory the program owns (`RegExpProgram.deinit` frees `ranges`), so a
+/// test costs no reference counting.
+struct ClassEntry {
+    /// Answers for `0..<256`, 4 words.
+    let bits: (UInt64, UInt64, UInt64, UInt64)
+    /// Flattened inclusive pairs of the (case-closed) set.
+    let ranges: UnsafeMutablePointer<UInt32>
+    let pairCount: Int
     let ignoreCase: Bool
     let unicode: Bool
 
+    /// `set` is already closed over case when `ignoreCase`.
     init(set: CharSet, ignoreCase: Bool, unicode: Bool) {
-        var s = set
-        if ignoreCase { s = CaseFolding.closeOver(s, unicode: unicode) }
-        self.set = s
-        var low: UInt64 = 0, high: UInt64 = 0
-        s.forEachRange { lo, hi in
-            if lo >= 128 { return }
-            var c = lo
-            while c <= min(hi, 127) {
-                if c < 64 { low |= 1 << UInt64(c) } else { high |= 1 << UInt64(c - 64) }
-                c += 1
-            }
+        let r = set.ranges
+        ranges = .allocate(capacity: max(r.count, 1))
+        ranges.initialize(from: r, count: r.count)
+        pairCount = r.count / 2
+        var words: [UInt64] = [0, 0, 0, 0]
+        for c: UInt32 in 0..<256 {
+            let k = ignoreCase ? CaseFolding.canonicalize(c, unicode: unicode) : c
+            if set.contains(k) { words[Int(c >> 6)] |= 1 << UInt64(c & 63) }
         }
-        self.low = low
-        self.high = high
+        bits = (words[0], words[1], words[2], words[3])
         self.ignoreCase = ignoreCase
         self.unicode = unicode
     }
 
     @inline(__always) func matches(_ c0: UInt32) -> Bool {
+        if c0 < 256 {
+            let bit: UInt64 = 1 << UInt64(c0 & 63)
+            switch c0 >> 6 {
+            case 0: return bits.0 & bit != 0
+            case 1: return bits.1 & bit != 0
+            case 2: return bits.2 & bit != 0
+            default: return bits.3 & bit != 0
+            }
+        }
+        return matchesHigh(c0)
+    }
+
+    func matchesHigh(_ c0: UInt32) -> Bool {
         let c = ignoreCase ? CaseFolding.canonicalize(c0, unicode: unicode) : c0
-        if c < 64 { return low & (1 << UInt64(c)) != 0 }
-        if c < 128 { return high & (1 << UInt64(c - 64)) != 0 }
-        return set.contains(c)
+        var lo = 0, hi = pairCount
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if c < ranges[2 * mid] { hi = mid } else if c > ranges[2 * mid + 1] { lo = mid + 1 } else { return true }
+        }
+        return false
     }
 }

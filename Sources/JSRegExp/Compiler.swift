@@ -37,35 +37,106 @@ enum Op {
     static let greedyLoop: Int32 = 32 // [op, min, max(-1)] + atom (3 words)
     static let lazyLoop: Int32 = 33   // [op, min, max(-1)] + atom
     static let fail: Int32 = 34
+    static let emptyFail: Int32 = 35  // [op, posReg]: fail when pos == the register
 }
 
 /// A compiled regular expression.
+///
+/// The code, the class tables and the search hints live in memory the program owns (freed in
+/// `deinit`), so the matcher reads them through raw pointers: no Swift array bounds checks,
+/// copy-on-write checks or reference counting per step.
 public final class RegExpProgram: @unchecked Sendable {
     public let flags: RegExpFlags
+    /// The parsed pattern (to compile variants with other flags).
+    public let pattern: RegExpPattern
+    /// This program without `g` and `y`, made on first use (String.prototype.split).
+    public var unstickyVariant: RegExpProgram?
     /// Number of groups including the whole match (group 0).
     public let groupCount: Int
     public let groupNames: [(name: String, index: Int)]
-    let code: [Int32]
-    let classes: [ClassMatcher]
+    let code: UnsafeMutablePointer<Int32>
+    let codeCount: Int
+    let classes: UnsafeMutablePointer<ClassEntry>
+    let classCount: Int
     let registerCount: Int
     /// When every match must begin with this code unit (case-sensitive), a fast scan.
     let firstUnit: Int32
+    /// Every match starts at the search's start position (`^` without /m leads every
+    /// alternative): one attempt, never a retry at later positions.
+    let anchored: Bool
+    /// A literal every match starts with (case-sensitive, at least 2 units), found with
+    /// Boyer-Moore-Horspool before each attempt; `prefixShift` is its 256-entry shift table
+    /// indexed by the low byte of a unit.
+    let prefix: UnsafeMutablePointer<UInt16>
+    let prefixCount: Int
+    let prefixShift: UnsafeMutablePointer<Int32>
+    /// `prefix` is not where matches start but a literal somewhere in every match (the
+    /// longest run of the top-level sequence): a search fails at once when it does not occur
+    /// after the start position.
+    let prefixIsRequired: Bool
+    /// The code units a match may start with (a 256-bit map for units below 256, and whether
+    /// any unit above may start one), when the pattern cannot match the empty string.
+    let startBits: UnsafeMutablePointer<UInt64>
+    let hasStartFilter: Bool
+    let startHigh: Bool
 
-    init(flags: RegExpFlags, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
-         classes: [ClassMatcher], registerCount: Int, firstUnit: Int32) {
-        self.flags = flags
+    init(pattern: RegExpPattern, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
+         classes: [CharSet], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
+         prefixIsRequired: Bool, startSet: StartSet?) {
+        self.prefixIsRequired = prefixIsRequired
+        self.pattern = pattern
+        self.flags = pattern.flags
         self.groupCount = groupCount
         self.groupNames = groupNames
-        self.code = code
-        self.classes = classes
+        self.codeCount = code.count
+        self.code = .allocate(capacity: max(code.count, 1))
+        self.code.initialize(from: code, count: code.count)
+        self.classCount = classes.count
+        self.classes = .allocate(capacity: max(classes.count, 1))
+        for (i, set) in classes.enumerated() {
+            (self.classes + i).initialize(to: ClassEntry(set: set, ignoreCase: pattern.flags.ignoreCase, unicode: pattern.flags.unicodeMode))
+        }
         self.registerCount = registerCount
         self.firstUnit = firstUnit
+        self.anchored = anchored
+        self.prefixCount = prefix.count
+        self.prefix = .allocate(capacity: max(prefix.count, 1))
+        self.prefix.initialize(from: prefix, count: prefix.count)
+        self.prefixShift = .allocate(capacity: 256)
+        self.prefixShift.initialize(repeating: Int32(prefix.count), count: 256)
+        if prefix.count > 1 {
+            for i in 0..<(prefix.count - 1) { prefixShift[Int(prefix[i] & 0xFF)] = Int32(prefix.count - 1 - i) }
+        }
+        self.startBits = .allocate(capacity: 4)
+        self.startBits.initialize(repeating: 0, count: 4)
+        if let ss = startSet {
+            for i in 0..<4 { startBits[i] = ss.bits[i] }
+        }
+        self.hasStartFilter = startSet != nil
+        self.startHigh = startSet?.high ?? true
+    }
+
+    deinit {
+        for i in 0..<classCount { classes[i].ranges.deallocate() }
+        classes.deinitialize(count: classCount)
+        classes.deallocate()
+        code.deallocate()
+        prefix.deallocate()
+        prefixShift.deallocate()
+        startBits.deallocate()
     }
 
     /// Parses and compiles `pattern`.
     public static func compile(pattern: [UInt16], flags: RegExpFlags) throws(RegExpSyntaxError) -> RegExpProgram {
         let parsed = try RegExpParser.parse(utf16: pattern, flags: flags)
         return compile(parsed)
+    }
+
+    /// `pattern` compiled with other flags (`g` and `y` only: they do not change the parse).
+    public static func compile(_ pattern: RegExpPattern, flags: RegExpFlags) -> RegExpProgram {
+        var p = pattern
+        p.flags = flags
+        return compile(p)
     }
 
     public static func compile(_ pattern: RegExpPattern) -> RegExpProgram {
@@ -75,12 +146,44 @@ public final class RegExpProgram: @unchecked Sendable {
         c.emit(Op.save); c.emit(1)
         c.emit(Op.match)
         var first: Int32 = -1
-        if !pattern.flags.ignoreCase, let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) {
-            first = Int32(u)
+        var prefix: [UInt16] = []
+        var required: [UInt16] = []
+        if !pattern.flags.ignoreCase {
+            if let u = RegExpCompiler.firstUnit(pattern.root, unicode: pattern.flags.unicodeMode) { first = Int32(u) }
+            prefix = RegExpCompiler.literalPrefix(pattern.root, unicode: pattern.flags.unicodeMode)
+            if prefix.count < 2 { prefix = [] }
+            if prefix.isEmpty {
+                required = RegExpCompiler.requiredLiteral(pattern.root, unicode: pattern.flags.unicodeMode)
+                if required.count < 2 { required = [] }
+            }
         }
-        return RegExpProgram(flags: pattern.flags, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
-                             code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first)
+        let anchored = !pattern.flags.multiline && RegExpCompiler.anchored(pattern.root)
+        var startSet: StartSet? = nil
+        if first < 0 && prefix.isEmpty && !anchored, let (set, nullable) = c.startSet(pattern.root), !nullable, !set.isFull {
+            startSet = set
+        }
+        return RegExpProgram(pattern: pattern, groupCount: pattern.captureCount + 1, groupNames: pattern.groupNames,
+                             code: c.code, classes: c.classes, registerCount: c.registers, firstUnit: first,
+                             anchored: anchored, prefix: prefix.isEmpty ? required : prefix,
+                             prefixIsRequired: prefix.isEmpty && !required.isEmpty, startSet: startSet)
     }
+}
+
+/// A set of code units that may start a match: exact below 256, one bit for all above.
+struct StartSet {
+    var bits: [UInt64] = [0, 0, 0, 0]
+    var high = false
+
+    mutating func add(_ c: UInt32) {
+        if c < 256 { bits[Int(c >> 6)] |= 1 << UInt64(c & 63) } else { high = true }
+    }
+
+    mutating func formUnion(_ o: StartSet) {
+        for i in 0..<4 { bits[i] |= o.bits[i] }
+        high = high || o.high
+    }
+
+    var isFull: Bool { high && bits.allSatisfy { $0 == ~0 } }
 }
 
 struct RegExpCompiler {
@@ -89,7 +192,8 @@ struct RegExpCompiler {
     let unicode: Bool
     let ignoreCase: Bool
     var code: [Int32] = []
-    var classes: [ClassMatcher] = []
+    /// Class sets, closed over case when ignoring case.
+    var classes: [CharSet] = []
     var registers = 0
 
     init(pattern: RegExpPattern) {
@@ -176,7 +280,7 @@ struct RegExpCompiler {
     }
 
     mutating func addClass(_ set: CharSet) -> Int {
-        classes.append(ClassMatcher(set: set, ignoreCase: ignoreCase, unicode: unicode))
+        classes.append(ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set)
         return classes.count - 1
     }
 
@@ -326,6 +430,45 @@ struct RegExpCompiler {
             compile(q.body, backward: backward)
             return
         }
+        let nullable = Self.canBeEmpty(q.body)
+        if q.min == 0 && max == 1 {
+            // `?`: one optional iteration, which must not match empty. No counter, and no
+            // capture reset (the groups are undefined on entry, or reset by an outer loop).
+            let posReg = registers
+            if nullable { registers += 1 }
+            var skipPatch: Int
+            if q.greedy {
+                emit(Op.split); skipPatch = here; emit(0)
+            } else {
+                emit(Op.split); let bodyPatch = here; emit(0)
+                emit(Op.goto); skipPatch = here; emit(0)
+                patch(bodyPatch, here)
+            }
+            if nullable { emit(Op.setRegPos); emit(posReg) }
+            compile(q.body, backward: backward)
+            if nullable { emit(Op.emptyFail); emit(posReg) }
+            patch(skipPatch, here)
+            return
+        }
+        if max == nil && q.min <= 1 && !nullable {
+            // `*` / `+` over a body that always consumes: a plain loop, no counter or
+            // empty check.
+            if q.min == 1 { compile(q.body, backward: backward) }
+            let loop = here
+            var exitPatch: Int
+            if q.greedy {
+                emit(Op.split); exitPatch = here; emit(0)
+            } else {
+                emit(Op.split); let bodyPatch = here; emit(0)
+                emit(Op.goto); exitPatch = here; emit(0)
+                patch(bodyPatch, here)
+            }
+            if q.captureCount > 0 { emit(Op.resetCaptures); emit(q.firstCapture); emit(q.captureCount) }
+            compile(q.body, backward: backward)
+            emit(Op.goto); emit(loop)
+            patch(exitPatch, here)
+            return
+        }
         let cnt = registers, posReg = registers + 1
         registers += 2
         emit(Op.setReg); emit(cnt); emit(0)
@@ -342,6 +485,150 @@ struct RegExpCompiler {
     }
 
     // MARK: - Hints
+
+    /// Whether `node` may match without consuming input (true when unsure).
+    static func canBeEmpty(_ node: RegExpNode) -> Bool {
+        switch node {
+        case .character, .any, .classEscape: return false
+        case .characterClass(let cc): return cc.mayContainStrings
+        case .sequence(let terms): return terms.allSatisfy { canBeEmpty($0) }
+        case .alternation(let alts): return alts.contains { canBeEmpty($0) }
+        case .capture(_, _, let body): return canBeEmpty(body)
+        case .quantifier(let q): return q.min == 0 || canBeEmpty(q.body)
+        default: return true
+        }
+    }
+
+    /// Whether every match must pass a leading `^` (the caller checks the flags).
+    static func anchored(_ node: RegExpNode) -> Bool {
+        switch node {
+        case .assertion(.start): return true
+        case .sequence(let terms): return terms.first.map { anchored($0) } ?? false
+        case .alternation(let alts): return !alts.isEmpty && alts.allSatisfy { anchored($0) }
+        case .capture(_, _, let body): return anchored(body)
+        default: return false
+        }
+    }
+
+    /// The longest run of literal code units in the top-level sequence: every match contains
+    /// it (case-sensitive patterns only).
+    static func requiredLiteral(_ node: RegExpNode, unicode: Bool) -> [UInt16] {
+        guard case .sequence(let terms) = node else { return [] }
+        var best: [UInt16] = [], run: [UInt16] = []
+        for t in terms {
+            if case .character(let c) = t, c <= 0xFFFF, !(unicode && c >= 0xD800 && c <= 0xDFFF) {
+                run.append(UInt16(c))
+                if run.count > best.count { best = run }
+            } else {
+                run = []
+            }
+        }
+        return best
+    }
+
+    /// The literal code units every match starts with (case-sensitive patterns only).
+    static func literalPrefix(_ node: RegExpNode, unicode: Bool) -> [UInt16] {
+        var out: [UInt16] = []
+        _ = appendPrefix(node, unicode: unicode, &out)
+        return out
+    }
+
+    /// Appends the literal start of `node`; returns whether all of `node` was literal.
+    private static func appendPrefix(_ node: RegExpNode, unicode: Bool, _ out: inout [UInt16]) -> Bool {
+        switch node {
+        case .character(let c):
+            if c > 0xFFFF || (unicode && c >= 0xD800 && c <= 0xDFFF) { return false }
+            out.append(UInt16(c))
+            return true
+        case .sequence(let terms):
+            for t in terms {
+                if out.isEmpty {
+                    switch t {
+                    case .assertion(.wordBoundary), .assertion(.notWordBoundary): continue
+                    case .lookaround(let l) where !l.behind && !l.negated: continue
+                    default: break
+                    }
+                }
+                if !appendPrefix(t, unicode: unicode, &out) { return false }
+            }
+            return true
+        case .capture(_, _, let body):
+            // The group's start is saved where the literal starts: still a prefix.
+            return appendPrefix(body, unicode: unicode, &out)
+        case .empty:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The code units a match may start with, and whether it may match without consuming;
+    /// nil when any unit may start one.
+    func startSet(_ node: RegExpNode) -> (StartSet, Bool)? {
+        switch node {
+        case .empty, .assertion, .lookaround:
+            return (StartSet(), true)
+        case .character(let c):
+            var s = StartSet()
+            if ignoreCase {
+                let cc = CaseFolding.canonicalize(c, unicode: unicode)
+                for u: UInt32 in 0..<256 where CaseFolding.canonicalize(u, unicode: unicode) == cc { s.add(u) }
+                s.high = true
+            } else if c > 0xFFFF {
+                s.high = true
+            } else {
+                s.add(c)
+            }
+            return (s, false)
+        case .any:
+            return nil
+        case .classEscape(let e):
+            return (startSet(of: escapeSet(e), negated: false), false)
+        case .characterClass(let cc):
+            let v = classValue(cc)
+            if !v.strings.isEmpty { return nil }
+            return (startSet(of: v.chars, negated: cc.negated), false)
+        case .sequence(let terms):
+            var acc = StartSet()
+            for t in terms {
+                guard let (s, nullable) = startSet(t) else { return nil }
+                acc.formUnion(s)
+                if !nullable { return (acc, false) }
+            }
+            return (acc, true)
+        case .alternation(let alts):
+            var acc = StartSet()
+            var nullable = false
+            for a in alts {
+                guard let (s, n) = startSet(a) else { return nil }
+                acc.formUnion(s)
+                nullable = nullable || n
+            }
+            return (acc, nullable)
+        case .capture(_, _, let body):
+            return startSet(body)
+        case .quantifier(let q):
+            if q.max == 0 { return (StartSet(), true) }
+            guard let (s, n) = startSet(q.body) else { return nil }
+            return (s, n || q.min == 0)
+        case .backReference:
+            return nil
+        }
+    }
+
+    /// The units (below 256 exactly) a class atom may match first.
+    func startSet(of set: CharSet, negated: Bool) -> StartSet {
+        let closed = ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set
+        var s = StartSet()
+        for u: UInt32 in 0..<256 {
+            let k = ignoreCase ? CaseFolding.canonicalize(u, unicode: unicode) : u
+            if closed.contains(k) != negated { s.add(u) }
+        }
+        var anyHigh = negated || ignoreCase
+        closed.forEachRange { _, hi in if hi >= 256 { anyHigh = true } }
+        s.high = s.high || anyHigh
+        return s
+    }
 
     /// The code unit every match must start with, if there is one.
     static func firstUnit(_ node: RegExpNode, unicode: Bool) -> UInt32? {

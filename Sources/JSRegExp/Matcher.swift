@@ -1,6 +1,10 @@
 // The backtracking matcher: an explicit backtrack stack (never the native stack), bounded in
 // memory.
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A match could not be completed.
 public enum RegExpMatchError: Error, Sendable {
     /// The backtrack stack exceeded its limit (a catastrophic pattern, or a huge input).
@@ -21,6 +25,41 @@ enum BT {
     static let greedyFwd: Int32 = 3
     static let greedyBack: Int32 = 4
     static let lazy: Int32 = 5
+    /// A forward greedy loop followed by a literal: retried only where it occurs.
+    static let greedyFwdChar: Int32 = 6
+}
+
+/// The matcher's working memory (backtrack stack, capture and register slots), reused from
+/// one match to the next so that a match allocates nothing. One per runtime: a match never
+/// runs JS code, so it is never re-entered. After a successful match `captures` holds 2 slots
+/// per group (-1 for undefined).
+public final class RegExpScratch {
+    var stack: UnsafeMutablePointer<Backtrack>
+    var capacity: Int
+    var state: UnsafeMutablePointer<Int>
+    var stateCapacity: Int
+
+    public init() {
+        capacity = 256
+        stack = .allocate(capacity: capacity)
+        stateCapacity = 32
+        state = .allocate(capacity: stateCapacity)
+    }
+
+    deinit {
+        stack.deallocate()
+        state.deallocate()
+    }
+
+    /// The capture slots of the last successful match: `2 * groupCount` of them.
+    public var captures: UnsafePointer<Int> { UnsafePointer(state) }
+
+    func reserveState(_ n: Int) {
+        if n <= stateCapacity { return }
+        state.deallocate()
+        stateCapacity = max(n, 2 * stateCapacity)
+        state = .allocate(capacity: stateCapacity)
+    }
 }
 
 extension RegExpProgram {
@@ -28,15 +67,32 @@ extension RegExpProgram {
     public static let backtrackLimitBytes = 64 << 20
 
     /// Searches `input` from `start` (only at `start` with the sticky flag). On success, returns
-    /// true and fills `captures` (2 per group, -1 for undefined).
+    /// true; the captures are in `scratch.captures`.
+    public func exec(_ input: UnsafeBufferPointer<UInt16>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt16>(program: self, input: input, scratch: scratch)
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        return try m.search(self, from: start)
+    }
+
+    public func exec(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
+        var m = Matcher<UInt8>(program: self, input: input, scratch: scratch)
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        return try m.search(self, from: start)
+    }
+
+    /// Searches `input` from `start`; on success fills `captures` (2 per group, -1 for undefined).
     public func match(_ input: UnsafeBufferPointer<UInt16>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        var m = Matcher<UInt16>(program: self, input: input)
-        return try m.search(from: start, captures: &captures)
+        let scratch = RegExpScratch()
+        guard try exec(input, from: start, scratch: scratch) else { return false }
+        captures = Array(UnsafeBufferPointer(start: scratch.captures, count: groupCount * 2))
+        return true
     }
 
     public func match(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        var m = Matcher<UInt8>(program: self, input: input)
-        return try m.search(from: start, captures: &captures)
+        let scratch = RegExpScratch()
+        guard try exec(latin1: input, from: start, scratch: scratch) else { return false }
+        captures = Array(UnsafeBufferPointer(start: scratch.captures, count: groupCount * 2))
+        return true
     }
 
     /// Convenience for tests: matches a Swift string.
@@ -56,60 +112,124 @@ extension RegExpProgram {
     c == 0x0A || c == 0x0D || c == 0x2028 || c == 0x2029
 }
 
+/// One search. It holds no class references (the program and the scratch are read once, in
+/// `init`), so stepping costs no reference counting; a grown backtrack stack goes back to the
+/// scratch when the search ends.
 struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
-    let program: RegExpProgram
     let s: UnsafePointer<Unit>
     let end: Int
+    let code: UnsafePointer<Int32>
+    let classes: UnsafePointer<ClassEntry>
     let unicode: Bool
     let ignoreCase: Bool
+    let regBase: Int
     var stack: UnsafeMutablePointer<Backtrack>
     var capacity: Int
-    var state: [Int]
+    let state: UnsafeMutablePointer<Int>
+    let prefix: UnsafePointer<UInt16>
+    let prefixCount: Int
+    let prefixShift: UnsafePointer<Int32>
     let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
 
-    init(program: RegExpProgram, input: UnsafeBufferPointer<Unit>) {
-        self.program = program
+    init(program: borrowing RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: borrowing RegExpScratch) {
+        self.prefix = UnsafePointer(program.prefix)
+        self.prefixCount = program.prefixCount
+        self.prefixShift = UnsafePointer(program.prefixShift)
         self.s = input.baseAddress ?? UnsafePointer(bitPattern: 8)!
         self.end = input.count
+        self.code = UnsafePointer(program.code)
+        self.classes = UnsafePointer(program.classes)
         self.unicode = program.flags.unicodeMode
         self.ignoreCase = program.flags.ignoreCase
-        self.capacity = 64
-        self.stack = .allocate(capacity: 64)
-        self.state = [Int](repeating: -1, count: program.groupCount * 2 + program.registerCount)
+        self.regBase = program.groupCount * 2
+        scratch.reserveState(regBase + program.registerCount)
+        self.state = scratch.state
+        self.stack = scratch.stack
+        self.capacity = scratch.capacity
     }
 
     @inline(__always) func unit(_ i: Int) -> UInt32 { UInt32(s[i]) }
 
-    mutating func search(from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        defer { stack.deallocate() }
-        let codeArray = program.code
-        return try codeArray.withUnsafeBufferPointer { (buf: UnsafeBufferPointer<Int32>) throws(RegExpMatchError) -> Bool in
-            try search(buf.baseAddress!, from: start, captures: &captures)
+    mutating func search(_ program: RegExpProgram, from start: Int) throws(RegExpMatchError) -> Bool {
+        // A failed attempt pops every undo record, so the slots are back to -1 after it:
+        // they are cleared once per search, not once per start position.
+        state.update(repeating: -1, count: regBase + program.registerCount)
+        if program.prefixIsRequired && findPrefix(start) < 0 { return false }
+        if program.flags.sticky || program.anchored {
+            return try interpret(start)
+        }
+        let first = program.firstUnit
+        let prefixCount = program.prefixIsRequired ? 0 : self.prefixCount
+        let filter = program.hasStartFilter
+        var p = start
+        while true {
+            if prefixCount > 0 {
+                p = findPrefix(p)
+                if p < 0 { return false }
+            } else if first >= 0 {
+                p = findUnit(UInt32(first), p)
+                if p < 0 { return false }
+            } else if filter {
+                let bits = program.startBits, high = program.startHigh
+                while p < end {
+                    let u = unit(p)
+                    if u < 256 ? bits[Int(u >> 6)] & (1 << UInt64(u & 63)) != 0 : high { break }
+                    p += 1
+                }
+                if p >= end { return false }
+            }
+            // In Unicode mode a match never starts between the halves of a surrogate pair.
+            if unicode && p > start && p < end && isTrail(unit(p)) && isLead(unit(p - 1)) { p += 1; continue }
+            if try interpret(p) { return true }
+            if p >= end { return false }
+            if unicode && p + 1 < end && isLead(unit(p)) && isTrail(unit(p + 1)) { p += 2 } else { p += 1 }
         }
     }
 
-    mutating func search(_ code: UnsafePointer<Int32>, from start: Int, captures: inout [Int]) throws(RegExpMatchError) -> Bool {
-        let sticky = program.flags.sticky
-        var p = start
-        let first = program.firstUnit
-        while p <= end {
-            if first >= 0 && !sticky {
-                // Fast scan for the first unit.
-                let f = UInt32(first)
-                while p < end && unit(p) != f { p += 1 }
-                if p >= end { return false }
-            }
-            for i in 0..<state.count { state[i] = -1 }
-            if try interpret(code, p) {
-                let n = program.groupCount * 2
-                if captures.count != n { captures = [Int](repeating: -1, count: n) }
-                for i in 0..<n { captures[i] = state[i] }
-                return true
-            }
-            if sticky { return false }
-            if unicode && p + 1 < end && isLead(unit(p)) && isTrail(unit(p + 1)) { p += 2 } else { p += 1 }
+    /// The first position at or after `from` holding `u`, or -1 (`memchr` over Latin-1).
+    @inline(__always) func findUnit(_ u: UInt32, _ from: Int) -> Int {
+        if from >= end { return -1 }
+        if Unit.self == UInt8.self {
+            if u > 0xFF { return -1 }
+            guard let hit = memchr(UnsafeRawPointer(s + from), Int32(u), end - from) else { return -1 }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(s)
         }
-        return false
+        var p = from
+        while p < end && unit(p) != u { p += 1 }
+        return p < end ? p : -1
+    }
+
+    /// The first position at or after `from` where the literal prefix occurs, or -1
+    /// (`memchr` for its first unit over Latin-1; Boyer-Moore-Horspool over the low byte of
+    /// each unit otherwise).
+    @inline(__always) func findPrefix(_ from: Int) -> Int {
+        let pat = prefix, m = prefixCount, shift = prefixShift
+        if Unit.self == UInt8.self {
+            let first = UInt32(pat[0])
+            var i = from
+            while i + m <= end {
+                i = findUnit(first, i)
+                if i < 0 || i + m > end { return -1 }
+                var j = 1
+                while j < m && unit(i + j) == UInt32(pat[j]) { j += 1 }
+                if j == m { return i }
+                i += 1
+            }
+            return -1
+        }
+        let last = m - 1
+        let lastUnit = UInt32(pat[last])
+        var i = from
+        while i + m <= end {
+            let c = unit(i + last)
+            if c == lastUnit {
+                var j = last - 1
+                while j >= 0 && unit(i + j) == UInt32(pat[j]) { j -= 1 }
+                if j < 0 { return i }
+            }
+            i += Int(shift[Int(c & 0xFF)])
+        }
+        return -1
     }
 
     // MARK: Reading characters
@@ -168,8 +288,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         case Op.charIC: ok = CaseFolding.canonicalize(c, unicode: unicode) == UInt32(arg)
         case Op.any: ok = !isLineTerminator(c)
         case Op.anyAll: ok = true
-        case Op.cls: ok = program.classes[Int(arg)].matches(c)
-        case Op.clsNot: ok = !program.classes[Int(arg)].matches(c)
+        case Op.cls: ok = classes[Int(arg)].matches(c)
+        case Op.clsNot: ok = !classes[Int(arg)].matches(c)
         default: ok = false
         }
         if ok { pos += backward ? -w : w }
@@ -203,12 +323,12 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
 
     // MARK: The interpreter
 
-    mutating func interpret(_ code: UnsafePointer<Int32>, _ start: Int) throws(RegExpMatchError) -> Bool {
+    mutating func interpret(_ start: Int) throws(RegExpMatchError) -> Bool {
+        let code = self.code
         var pc = 0
         var pos = start
         var sp = 0
         var lookTop = -1
-        let regBase = program.groupCount * 2
         outer: while true {
             var failed = false
             switch code[pc] {
@@ -219,7 +339,12 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 if code[pc + 1] == 0 {
                     if pos < end && unit(pos) == UInt32(code[pc + 2]) { pos += 1; pc += 3 } else { failed = true }
                 } else if step(code, pc, &pos) { pc += 3 } else { failed = true }
-            case Op.charCP, Op.charIC, Op.any, Op.anyAll, Op.cls, Op.clsNot:
+            case Op.cls, Op.clsNot:
+                // Inline fast path: forward, one unit (not a surrogate pair in Unicode mode).
+                if code[pc + 1] == 0 && pos < end && (!unicode || !isLead(unit(pos))) {
+                    if classes[Int(code[pc + 2])].matches(unit(pos)) == (code[pc] == Op.cls) { pos += 1; pc += 3 } else { failed = true }
+                } else if step(code, pc, &pos) { pc += 3 } else { failed = true }
+            case Op.charCP, Op.charIC, Op.any, Op.anyAll:
                 if step(code, pc, &pos) { pc += 3 } else { failed = true }
             case Op.lineStart:
                 if pos == 0 { pc += 1 } else { failed = true }
@@ -324,14 +449,51 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 let startPos = pos
                 var count = 0
                 var minPos = startPos
-                while max < 0 || count < max {
-                    if !step(code, atom, &pos) { break }
-                    count += 1
-                    if count == min { minPos = pos }
+                let op = code[atom]
+                if code[atom + 1] == 0 && !unicode && (op == Op.cls || op == Op.clsNot || op == Op.char16 || op == Op.any) {
+                    // Forward over single units: a tight loop per atom kind.
+                    let limit = max < 0 ? end : Swift.min(end, pos + max)
+                    let arg = code[atom + 2]
+                    switch op {
+                    case Op.cls:
+                        let cls = classes + Int(arg)
+                        while pos < limit && cls.pointee.matches(unit(pos)) { pos += 1 }
+                    case Op.clsNot:
+                        let cls = classes + Int(arg)
+                        while pos < limit && !cls.pointee.matches(unit(pos)) { pos += 1 }
+                    case Op.char16:
+                        let u = UInt32(arg)
+                        while pos < limit && unit(pos) == u { pos += 1 }
+                    default:
+                        while pos < limit && !isLineTerminator(unit(pos)) { pos += 1 }
+                    }
+                    count = pos - startPos
+                    if count >= min { minPos = startPos + min }
+                } else {
+                    while max < 0 || count < max {
+                        if !step(code, atom, &pos) { break }
+                        count += 1
+                        if count == min { minPos = pos }
+                    }
                 }
                 if count < min { failed = true; break }
                 pc += 6
                 if pos != minPos {
+                    if code[atom + 1] == 0 && !unicode {
+                        // Look past captures at what must match next.
+                        var next = pc
+                        while code[next] == Op.save { next += 2 }
+                        if code[next] == Op.lineEnd {
+                            // Only the longest run can reach the end: nothing to retry.
+                            if pos != end { failed = true }
+                            break
+                        }
+                        if code[next] == Op.char16 && code[next + 1] == 0 {
+                            // Retry only where the next character can match.
+                            try push(BT.greedyFwdChar, pc, pos, minPos, &sp)
+                            break
+                        }
+                    }
                     try push(code[atom + 1] == 0 ? BT.greedyFwd : BT.greedyBack, pc, pos, minPos, &sp)
                 }
             case Op.lazyLoop:
@@ -346,6 +508,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 pc += 6
             case Op.fail:
                 failed = true
+            case Op.emptyFail:
+                if pos == state[regBase + Int(code[pc + 1])] { failed = true } else { pc += 2 }
             default:
                 fatalError("bad regexp opcode \(code[pc])")
             }
@@ -374,6 +538,17 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
                 case BT.greedyFwd:
                     var p = e.a - 1
                     if unicode && p > e.b && isTrail(unit(p)) && isLead(unit(p - 1)) { p -= 1 }
+                    if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
+                    pos = p
+                    pc = Int(e.pc)
+                    continue outer
+                case BT.greedyFwdChar:
+                    var next = Int(e.pc)
+                    while code[next] == Op.save { next += 2 }
+                    let c = UInt32(code[next + 2])
+                    var p = e.a - 1
+                    while p >= e.b && (p >= end || unit(p) != c) { p -= 1 }
+                    if p < e.b { sp -= 1; continue }
                     if p == e.b { sp -= 1 } else { stack[sp - 1].a = p }
                     pos = p
                     pc = Int(e.pc)

@@ -1,5 +1,7 @@
 // A realm: the intrinsic objects, the global object and the global lexical bindings.
 
+import JSRegExp
+
 /// A native function: `this`, the arguments and `new.target` (undefined for a call).
 public typealias NativeFunction = (_ rt: Runtime, _ this: Value, _ args: UnsafeBufferPointer<Value>,
                                    _ newTarget: Value) throws(JSException) -> Value
@@ -55,6 +57,21 @@ public final class Realm {
     var regexpSiteCache: [RegExpSiteKey: RegExpSiteEntry] = [:]
     /// Atoms of the property names RegExp builtins use (kept alive by permanent roots).
     var regexpAtoms: [UnsafeMutableRawPointer] = []
+    /// The matcher's reusable working memory (Builtins/RegExpFastPaths.swift).
+    let regexpScratch = RegExpScratch()
+    /// The shape of a fresh RegExp of this realm (own `lastIndex` only) and that slot.
+    var regexpInstanceShape: UnsafeMutableRawPointer?
+    var regexpLastIndexSlot = 0
+    /// The shape of an exec result array with `index`, `input`, `groups` in slots 0, 1, 2.
+    var regexpResultShape: UnsafeMutableRawPointer?
+    /// RegExp.prototype's original `exec`, `flags` and flag getters (values, getters for
+    /// accessors), their slots, and the `protoEpoch` at which those slots were checked.
+    var regexpPristineValues: [Value] = []
+    var regexpPristineGetters: [Value] = []
+    var regexpPristineSlots: [Int] = []
+    var regexpPristineEpoch: UInt32 = 0
+    /// RegExp's original @@species getter.
+    var regexpSpeciesGetter: Value = .undefined
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
 
     // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
@@ -115,6 +132,11 @@ public final class Realm {
             if let o { m.mark(cell: o.cell) }
         }
         m.mark(regexpExecFunction)
+        m.mark(cell: regexpInstanceShape)
+        m.mark(cell: regexpResultShape)
+        for v in regexpPristineValues { m.mark(v) }
+        for v in regexpPristineGetters { m.mark(v) }
+        m.mark(regexpSpeciesGetter)
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,

@@ -81,6 +81,43 @@ func groups(_ pattern: String, _ flags: String = "", _ input: String) -> [String
         #expect(groups("(?<x>a)\\k<x>", "", "aa") == ["aa", "a"])
         #expect(groups("\\k<a>(?<a>x)", "", "x") == ["x", "x"])
     }
+    /// The search hints and loop shortcuts must not change what matches.
+    @Test func searchHints() {
+        // Anchored: one attempt only.
+        #expect(groups("^ab|^c", "", "xab") == nil)
+        #expect(groups("(^a)|(^b)", "", "b") == ["b", nil, "b"])
+        #expect(m("^a", "", "ba", from: 1) == nil)
+        // Literal prefix (Horspool / memchr), after \b and lookaheads.
+        #expect(m("abcab", "", "abcaxabcab") == [5, 10])
+        #expect(m("\\bfoo(bar)", "", "xfoobar foobar") == [8, 14, 11, 14])
+        #expect(m("(?=fo)foo", "", "ffoo") == [1, 4])
+        #expect(m("é\u{100}x", "", "aé\u{100}x") == [1, 4])
+        // Required literal in the middle of the pattern.
+        #expect(groups("(\\d+)-=Qn(x)", "", "12-=Qnx") == ["12-=Qnx", "12", "x"])
+        #expect(m("[a-z]+=\\d", "", "abc=x") == nil)
+        // Start sets, also case-insensitive and with units above 255.
+        #expect(m("[xy]+|\\d", "", "--y") == [2, 3])
+        #expect(m("[k]", "iu", "a\u{212A}") == [1, 2])
+        #expect(m("[^a]", "", "aaa\u{100}") == [3, 4])
+        #expect(m("\u{101}", "i", "a\u{100}") == [1, 2])
+        // Unicode mode never starts inside a surrogate pair.
+        #expect(m("[\\uDE00]", "u", "\u{1F600}") == nil)
+    }
+    @Test func loopShortcuts() {
+        // A greedy loop before `$` and before a literal.
+        #expect(groups("(\\s*)$", "", "a  ") == ["  ", "  "])
+        #expect(m("a\\s*$", "", "a  b") == nil)
+        #expect(groups("\\w+(=)", "", "ab=c=") == ["ab=", "="])
+        #expect(groups("[^/]*/x", "", "a/b/x") == ["b/x"])
+        // `?` with a body that may match empty: an empty iteration does not count.
+        #expect(groups("(a*)?b", "", "b") == ["b", nil])
+        #expect(groups("(a*)??b", "", "ab") == ["ab", "a"])
+        #expect(groups("(?:(a)|b)?c", "", "bc") == ["bc", nil])
+        // `*` / `+` over consuming groups reset their captures per iteration.
+        #expect(groups("(?:(a)|b)+", "", "ab") == ["ab", nil])
+        #expect(groups("(?:(a)|(b))*?c", "", "abc") == ["abc", nil, "b"])
+        #expect(groups("(ab)+?b", "", "ababb") == ["ababb", "ab"])
+    }
     @Test func catastrophic() {
         let input = String(repeating: "a", count: 14)
         #expect(m("(a*)*b", "", input) == nil)

@@ -106,6 +106,7 @@ extension Runtime {
         heap.pushRoot(Value(cell: o.cell))
         defer { heap.popRoots(1) }
         _ = try defineOwnProperty(o, rxKey(.lastIndex), .data(Value(int32: 0), [.writable]))
+        if proto.bits == Value(cell: realm.regexpPrototype.cell).bits { rxNoteInstanceShape(o) }
         return o
     }
 
@@ -188,7 +189,8 @@ extension Runtime {
 
     // MARK: - Helpers
 
-    @inline(__always) func rxKey(_ a: RXAtom) -> Key { .named(PropertyKey(cell: realm.regexpAtoms[a.rawValue])) }
+    @inline(__always) func rxKey(_ a: RXAtom) -> Key { .named(rxAtomKey(a)) }
+    @inline(__always) func rxAtomKey(_ a: RXAtom) -> PropertyKey { PropertyKey(cell: realm.regexpAtoms[a.rawValue]) }
 
     func rxSetLastIndex(_ o: JSObject, _ v: Value) throws(JSException) {
         if !(try set(o, rxKey(.lastIndex), v, receiver: Value(cell: o.cell))) {
@@ -210,12 +212,11 @@ extension Runtime {
         return index + 1
     }
 
+    /// `s[from..<to]`: the string itself, the empty or a single-character string without
+    /// allocating, Latin-1 when it fits.
+    @inline(__always)
     func rxSubstring(_ s: StringCell, _ from: Int, _ to: Int) throws(JSException) -> Value {
-        let n = max(0, to - from)
-        if s.is16Bit { return try makeString(UnsafeBufferPointer(start: s.utf16 + from, count: n)) }
-        let out = try allocateLatin1(length: n)
-        if n > 0 { out.latin1.update(from: s.latin1 + from, count: n) }
-        return Value(cell: out.cell)
+        try substring(s, from, max(from, to))
     }
 
     /// SpeciesConstructor(O, defaultConstructor).
@@ -251,40 +252,33 @@ extension Runtime {
     /// RegExpBuiltinExec(R, S).
     func rxBuiltinExec(_ r: JSObject, _ sv: Value) throws(JSException) -> Value {
         guard let program = rxProgram(r) else { throw try typeError("RegExp.prototype.exec called on incompatible receiver") }
-        let rv = Value(cell: r.cell)
-        let lastIndexValue = try get(r, rxKey(.lastIndex), receiver: rv)
-        var lastIndex = try toLength(lastIndexValue)
-        let flags = program.flags
-        let globalOrSticky = flags.global || flags.sticky
-        if !globalOrSticky { lastIndex = 0 }
         let s = try flatten(sv)
-        let length = s.length
-        if lastIndex > length {
-            if globalOrSticky { try rxSetLastIndex(r, Value(int32: 0)) }
-            return .null
-        }
-        var caps = [Int](repeating: -1, count: program.groupCount * 2)
-        let found: Bool
-        do {
-            if s.is16Bit {
-                found = try program.match(UnsafeBufferPointer(start: s.utf16, count: length), from: lastIndex, captures: &caps)
-            } else {
-                found = try program.match(latin1: UnsafeBufferPointer(start: s.latin1, count: length), from: lastIndex, captures: &caps)
-            }
-        } catch {
-            throw try rangeError("Maximum regular expression backtracking depth exceeded")
-        }
-        if !found {
-            if globalOrSticky { try rxSetLastIndex(r, Value(int32: 0)) }
-            return .null
-        }
-        if globalOrSticky { try rxSetLastIndex(r, Value(caps[1])) }
-        return try rxMakeResult(program, s, sv, caps)
+        guard try rxBuiltinMatch(r, program, s) else { return .null }
+        // The result is built before any other match can reuse the scratch captures.
+        return try rxMakeResult(program, s, sv, realm.regexpScratch.captures)
     }
 
     /// The match result array of RegExpBuiltinExec.
-    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: [Int]) throws(JSException) -> Value {
+    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: UnsafePointer<Int>) throws(JSException) -> Value {
         let n = program.groupCount
+        if let shape = realm.regexpResultShape {
+            // The shape every result array gets: index, input, groups in slots 0, 1, 2.
+            let a = try allocateObject(.array, shape: shape, inlineSlots: 4)
+            let av = Value(cell: a.cell)
+            heap.pushRoot(av)
+            defer { heap.popRoots(1) }
+            a.setSlot(0, Value(caps[0]))
+            a.setSlot(1, sv)
+            try a.ensureElementsCapacity(n, self)
+            for i in 0..<n {
+                let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
+                a.elements![i] = v
+                a.elementsLength = i + 1
+                a.arrayLength = UInt32(i + 1)
+            }
+            try rxFinishResult(program, a, caps)
+            return av
+        }
         let a = try newArray(capacity: n)
         let av = Value(cell: a.cell)
         heap.pushRoot(av)
@@ -295,6 +289,20 @@ extension Runtime {
             let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
             try createDataProperty(a, .index(UInt32(i)), v)
         }
+        try createDataProperty(a, rxKey(.groups), .undefined)
+        let info = ShapeCell(a.shape)
+        if info.lookup(rxAtomKey(.index))?.slot == 0 && info.lookup(rxAtomKey(.input))?.slot == 1
+            && info.lookup(rxAtomKey(.groups))?.slot == 2 {
+            realm.regexpResultShape = a.shape
+        }
+        try rxFinishResult(program, a, caps)
+        return av
+    }
+
+    /// The `groups` and `indices` of a result array whose `groups` slot is 2.
+    private func rxFinishResult(_ program: RegExpProgram, _ a: JSObject, _ caps: UnsafePointer<Int>) throws(JSException) {
+        let n = program.groupCount
+        let av = Value(cell: a.cell)
         var groups = Value.undefined
         if !program.groupNames.isEmpty {
             let g = try newObject(prototypeValue: .null)
@@ -310,7 +318,7 @@ extension Runtime {
                 }
             }
         }
-        try createDataProperty(a, rxKey(.groups), groups)
+        a.setSlot(2, groups)
         if program.flags.hasIndices {
             let ind = try newArray(capacity: n)
             let indv = Value(cell: ind.cell)
@@ -346,7 +354,6 @@ extension Runtime {
             try createDataProperty(ind, rxKey(.groups), igroups)
             try createDataProperty(a, rxKey(.indices), indv)
         }
-        return av
     }
 
     /// RegExpExec(R, S).
@@ -479,7 +486,16 @@ extension Runtime {
             let s = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(s)
             defer { rt.heap.popRoots(1) }
-            return Value(!(try rt.rxExec(r, s)).isNull)
+            // RegExpExec(R, S); with the builtin exec the result array is never seen, so
+            // match without building it.
+            let exec = try rt.get(r, rt.rxKey(.exec), receiver: this)
+            if exec.bits == rt.realm.regexpExecFunction.bits || !rt.isCallable(exec) {
+                guard let program = rt.rxProgram(r) else { throw try rt.typeError("RegExp.prototype.exec called on incompatible receiver") }
+                return Value(try rt.rxBuiltinMatch(r, program, try rt.flatten(s)))
+            }
+            let result = try rt.call(exec, this: this, s)
+            if !rt.isObject(result) && !result.isNull { throw try rt.typeError("exec result must be an object or null") }
+            return Value(!result.isNull)
         }
         try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
             let r = try rt.rxThisObject(this, "toString")
@@ -539,6 +555,7 @@ extension Runtime {
         try installRegExpSymbolMethods(proto)
         try installRegExpStringIterator()
         try installStringRegExpMethods()
+        rxRecordPristine()
     }
 }
 

@@ -19,6 +19,7 @@ extension Runtime {
             let s = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(s)
             defer { rt.heap.popRoots(1) }
+            if let r = try rt.rxMatchAllFast(rx, s) { return r }
             let flags = try rt.rxFlagsString(rx)
             if !flags.contains(0x67) { return try rt.rxExec(rx, s) }
             let fullUnicode = flags.contains(0x75) || flags.contains(0x76)
@@ -102,6 +103,7 @@ extension Runtime {
             rt.heap.pushRoot(replaceValue)
             defer { rt.heap.popRoots(1) }
             let template = functional ? [] : try rt.flatten(replaceValue).codeUnits
+            if let r = try rt.rxReplaceFast(rx, sv, replaceValue, functional, template) { return r }
             let flags = try rt.rxFlagsString(rx)
             let global = flags.contains(0x67)
             var fullUnicode = false
@@ -191,6 +193,7 @@ extension Runtime {
             let sv = try rt.toString(rt.arg(args, 0))
             rt.heap.pushRoot(sv)
             defer { rt.heap.popRoots(1) }
+            if let r = try rt.rxSplitFast(rx, sv, rt.arg(args, 1)) { return r }
             let c = try rt.rxSpeciesConstructor(rx, rt.realm.regexpConstructor)
             rt.heap.pushRoot(c)
             defer { rt.heap.popRoots(1) }
@@ -238,17 +241,9 @@ extension Runtime {
                 var e: Int
                 var z: Value
                 if let prog = fast {
-                    var caps = [Int](repeating: -1, count: prog.groupCount * 2)
-                    let found: Bool
-                    do {
-                        if s.is16Bit {
-                            found = try prog.match(UnsafeBufferPointer(start: s.utf16, count: size), from: q, captures: &caps)
-                        } else {
-                            found = try prog.match(latin1: UnsafeBufferPointer(start: s.latin1, count: size), from: q, captures: &caps)
-                        }
-                    } catch {
-                        throw try rt.rangeError("Maximum regular expression backtracking depth exceeded")
-                    }
+                    let found = try rt.rxRun(prog, s, q)
+                    // Copied: the substrings below may not outlive the scratch captures otherwise.
+                    let caps = Array(UnsafeBufferPointer(start: rt.realm.regexpScratch.captures, count: prog.groupCount * 2))
                     if !found || caps[0] >= size { break }
                     q = caps[0]
                     e = min(caps[1], size)
@@ -422,21 +417,8 @@ extension Runtime {
             if !functional { replaceValue = try rt.toString(replaceValue) }
             rt.heap.pushRoot(replaceValue)
             defer { rt.heap.popRoots(1) }
-            let str = try rt.flatten(sv).codeUnits
-            let search = try rt.flatten(searchString).codeUnits
-            let position = rt.rxStringIndexOf(str, search, 0)
-            if position < 0 { return sv }
-            var out = Array(str[0..<position])
-            if functional {
-                let r = try rt.call(replaceValue, this: .undefined, searchString, Value(position), sv)
-                out.append(contentsOf: try rt.flatten(try rt.toString(r)).codeUnits)
-            } else {
-                let empty = try rt.newArray()
-                try rt.rxGetSubstitution(matched: search, str: str, position: position, captures: empty, captureCount: 0,
-                                         namedCaptures: .undefined, template: try rt.flatten(replaceValue).codeUnits, into: &out)
-            }
-            out.append(contentsOf: str[(position + search.count)...])
-            return try rt.makeString(out)
+            return try rt.rxReplaceString(sv, try rt.flatten(sv), searchString, try rt.flatten(searchString),
+                                          replaceValue, functional, all: false)
         }
         try method(proto, "replaceAll", 2) { rt, this, args, _ throws(JSException) in
             try rt.rxRequireCoercible(this, "replaceAll")
@@ -464,34 +446,8 @@ extension Runtime {
             if !functional { replaceValue = try rt.toString(replaceValue) }
             rt.heap.pushRoot(replaceValue)
             defer { rt.heap.popRoots(1) }
-            let str = try rt.flatten(sv).codeUnits
-            let search = try rt.flatten(searchString).codeUnits
-            let template = functional ? [] : try rt.flatten(replaceValue).codeUnits
-            let advanceBy = max(1, search.count)
-            var positions: [Int] = []
-            var position = rt.rxStringIndexOf(str, search, 0)
-            while position >= 0 {
-                positions.append(position)
-                position = rt.rxStringIndexOf(str, search, position + advanceBy)
-            }
-            var endOfLastMatch = 0
-            var out: [UInt16] = []
-            let empty = try rt.newArray()
-            rt.heap.pushRoot(Value(cell: empty.cell))
-            defer { rt.heap.popRoots(1) }
-            for p in positions {
-                out.append(contentsOf: str[endOfLastMatch..<p])
-                if functional {
-                    let r = try rt.call(replaceValue, this: .undefined, searchString, Value(p), sv)
-                    out.append(contentsOf: try rt.flatten(try rt.toString(r)).codeUnits)
-                } else {
-                    try rt.rxGetSubstitution(matched: search, str: str, position: p, captures: empty, captureCount: 0,
-                                             namedCaptures: .undefined, template: template, into: &out)
-                }
-                endOfLastMatch = p + search.count
-            }
-            if endOfLastMatch < str.count { out.append(contentsOf: str[endOfLastMatch...]) }
-            return try rt.makeString(out)
+            return try rt.rxReplaceString(sv, try rt.flatten(sv), searchString, try rt.flatten(searchString),
+                                          replaceValue, functional, all: true)
         }
         try method(proto, "split", 2) { rt, this, args, _ throws(JSException) in
             try rt.rxRequireCoercible(this, "split")
@@ -526,16 +482,16 @@ extension Runtime {
                 try rt.createDataProperty(a, .index(0), sv)
                 return Value(cell: a.cell)
             }
-            let str = s.codeUnits
+            let sepCell = try rt.flatten(r)
             var count: UInt32 = 0
             var i = 0
-            var j = rt.rxStringIndexOf(str, sep, 0)
+            var j = rt.rxIndexOf(s, sepCell, 0)
             while j >= 0 {
                 try rt.createDataProperty(a, .index(count), try rt.rxSubstring(s, i, j))
                 count += 1
                 if count == lim { return Value(cell: a.cell) }
                 i = j + sep.count
-                j = rt.rxStringIndexOf(str, sep, i)
+                j = rt.rxIndexOf(s, sepCell, i)
             }
             try rt.createDataProperty(a, .index(count), try rt.rxSubstring(s, i, size))
             return Value(cell: a.cell)

@@ -27,6 +27,13 @@ extension Runtime {
         return ""
     }
 
+    /// `atom(data, i)` without retaining `data` when the atom is already made.
+    @inline(__always)
+    func cachedAtom(_ dataRef: Unmanaged<CodeData>, _ i: Int) throws(JSException) -> UnsafeMutableRawPointer {
+        if let a = dataRef._withUnsafeGuaranteedRef({ $0.atoms[i] }) { return a }
+        return try atom(dataRef.takeUnretainedValue(), i)
+    }
+
     @inline(__always)
     func atom(_ data: CodeData, _ i: Int) throws(JSException) -> UnsafeMutableRawPointer {
         if let a = data.atoms[i] { return a }
@@ -200,7 +207,9 @@ extension Runtime {
                         return o.slot(Int(cache.pointee.slot))
                     }
                 }
-                let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
+                let a = try cachedAtom(dataRef, atomIndex)
+                // Array `length` is no slot: answer it here rather than through `get`.
+                if kind == .array && a == lengthAtom { return Value(Int(o.arrayLength)) }
                 let sharedKey = UInt64(UInt(bitPattern: a))
                 let shared = sharedCacheEntry(shape, sharedKey)
                 if shared.pointee.key == sharedKey && shared.pointee.cache.shape == shape {
@@ -222,7 +231,7 @@ extension Runtime {
             }
             // Primitive strings: `length`, then String.prototype (cached on its shape).
             if kind != .symbol {
-                let a = try atom(dataRef.takeUnretainedValue(), atomIndex)
+                let a = try cachedAtom(dataRef, atomIndex)
                 if a == lengthAtom { return Value(stringLength(base)) }
                 let proto = realm.stringPrototype!
                 if cache.pointee.shape == proto.shape, let holder = cache.pointee.holder, cache.pointee.epoch == protoEpoch {
