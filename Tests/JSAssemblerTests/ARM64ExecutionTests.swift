@@ -133,22 +133,7 @@ private func execute(_ m: A, _ signature: String, _ lines: [String]) throws -> [
             var lines: [String] = [], want: [String] = []
             for (i, a) in numbers.enumerated() { for (k, b) in numbers.enumerated() {
                 lines.append("\(values[i]) \(values[k])")
-                let u = a.isNaN || b.isNaN
-                let holds: Bool
-                switch cond {
-                case .equal: holds = a == b
-                case .notEqual: holds = !u && a != b
-                case .greaterThan: holds = a > b
-                case .greaterThanOrEqual: holds = a >= b
-                case .lessThan: holds = a < b
-                case .lessThanOrEqual: holds = a <= b
-                case .equalOrUnordered: holds = u || a == b
-                case .notEqualOrUnordered: holds = u || a != b
-                case .greaterThanOrUnordered: holds = u || a > b
-                case .greaterThanOrEqualOrUnordered: holds = u || a >= b
-                case .lessThanOrUnordered: holds = u || a < b
-                case .lessThanOrEqualOrUnordered: holds = u || a <= b
-                }
+                let holds = X86_64ExecutionTests.holds(cond, a, b)
                 want.append(holds ? "1" : "0")
             } }
             #expect(try execute(m, "dd>i", lines) == want, "\(cond)")

@@ -90,6 +90,26 @@ private let add3Pointer: @convention(c) (Int64, Int64, Int64) -> Int64 = { add3(
         }
     }
 
+    /// IEEE comparison: ordered conditions are false when either is NaN, the
+    /// `OrUnordered` ones true.
+    static func holds(_ cond: DoubleCondition, _ a: Double, _ b: Double) -> Bool {
+        let u = a.isNaN || b.isNaN
+        switch cond {
+        case .equal: return a == b
+        case .notEqual: return !u && a != b
+        case .greaterThan: return a > b
+        case .greaterThanOrEqual: return a >= b
+        case .lessThan: return a < b
+        case .lessThanOrEqual: return a <= b
+        case .equalOrUnordered: return u || a == b
+        case .notEqualOrUnordered: return u || a != b
+        case .greaterThanOrUnordered: return u || a > b
+        case .greaterThanOrEqualOrUnordered: return u || a >= b
+        case .lessThanOrUnordered: return u || a < b
+        case .lessThanOrEqualOrUnordered: return u || a <= b
+        }
+    }
+
     static func holds(_ c: RelationalCondition, _ a: Int64, _ b: Int64, unsigned32: Bool = false) -> Bool {
         let ua = unsigned32 ? UInt64(UInt32(truncatingIfNeeded: a)) : UInt64(bitPattern: a)
         let ub = unsigned32 ? UInt64(UInt32(truncatingIfNeeded: b)) : UInt64(bitPattern: b)
@@ -120,22 +140,7 @@ private let add3Pointer: @convention(c) (Int64, Int64, Int64) -> Int64 = { add3(
             let code = ExecutableCode(m)
             let f = code(as: (@convention(c) (Double, Double) -> Int64).self)
             for a in values { for b in values {
-                let unordered = a.isNaN || b.isNaN
-                let want: Bool
-                switch cond {
-                case .equal: want = a == b
-                case .notEqual: want = !unordered && a != b
-                case .greaterThan: want = a > b
-                case .greaterThanOrEqual: want = a >= b
-                case .lessThan: want = a < b
-                case .lessThanOrEqual: want = a <= b
-                case .equalOrUnordered: want = unordered || a == b
-                case .notEqualOrUnordered: want = unordered || a != b
-                case .greaterThanOrUnordered: want = unordered || a > b
-                case .greaterThanOrEqualOrUnordered: want = unordered || a >= b
-                case .lessThanOrUnordered: want = unordered || a < b
-                case .lessThanOrEqualOrUnordered: want = unordered || a <= b
-                }
+                let want = Self.holds(cond, a, b)
                 #expect(f(a, b) == (want ? 1 : 0), "\(cond) \(a) \(b)")
             } }
         }
