@@ -164,10 +164,15 @@ extension SystemCallPolicy {
         let remap: [Condition] = [Condition(argument: 1, .notEqual(0)),
                                   Condition(argument: 3, .maskedEqual(mask: ~UInt64(LinuxABI.MREMAP_MAYMOVE), value: 0))]
         if let region = executable {
-            rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .less(region.base))],
-                              reason: "realloc of large blocks below the JIT pool: move or resize, no alias, no fixed address"))
-            rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .greaterOrEqual(region.end))],
-                              reason: "realloc of large blocks above the JIT pool: move or resize, no alias, no fixed address"))
+            // "Not inside the reservation" as masked equalities only (libseccomp 2.5's 64-bit
+            // LT/GE comparisons proved unreliable, depending on the low word): the address
+            // differs from the reservation's base in some bit above its (aligned) size.
+            let lowBit = (2 * region.span).trailingZeroBitCount
+            for bit in lowBit..<64 {
+                let mask = UInt64(1) << UInt64(bit)
+                rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .maskedEqual(mask: mask, value: ~region.base & mask))],
+                                  reason: "realloc of large blocks outside the JIT pool (address bit \(bit) differs from the pool's): move or resize, no alias, no fixed address"))
+            }
         } else {
             rules.append(Rule("mremap", when: remap, reason: "realloc of large blocks: move or resize, no alias, no fixed address"))
         }
