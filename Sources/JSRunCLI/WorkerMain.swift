@@ -39,7 +39,6 @@ public enum WorkerMain {
             FileIO.err("jsrun worker: cannot reserve the executable region\n")
             return 71
         }
-        executableRegion = region
         let policy = SystemCallPolicy.worker(pid: getpid(), executable: region)
         do {
             try connection.send(.hello(pid: getpid()))
@@ -107,9 +106,6 @@ public enum WorkerMain {
             return 71
         }
     }
-
-    /// The JIT's code pool of this worker (reserved before lockdown).
-    nonisolated(unsafe) public private(set) static var executableRegion: ExecutableRegion?
 
     /// Runs one request in the worker's runtime (globals persist between requests).
     static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {

@@ -30,8 +30,6 @@ public struct ExecutableRegion: Sendable, Equatable {
     /// The pool the JIT may use: `[base, base + span)`.
     public var pool: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: UInt(base))! }
 
-    public func contains(_ address: UInt64) -> Bool { address >= base && address < end }
-
     /// The default pool size: 64 MiB of code (V8's code range is 128 MiB; a baseline JIT's
     /// code is a few times the bytecode's size).
     public static let defaultSpan: UInt64 = 64 << 20
@@ -49,18 +47,6 @@ public struct ExecutableRegion: Sendable, Equatable {
         if head > 0 { munmap(raw, head) }
         let tail = length - head - Int(2 * span)
         if tail > 0 { munmap(raw + head + Int(2 * span), tail) }
-        return ExecutableRegion(base: base, span: span)
-    }
-
-    /// Reserves the region at exactly `base` (a program that installs a printed policy
-    /// reproduces the worker's region); nil if that range is taken.
-    public static func reserve(at base: UInt64, span: UInt64) -> ExecutableRegion? {
-        guard span.nonzeroBitCount == 1, base % (2 * span) == 0,
-              let hint = UnsafeMutableRawPointer(bitPattern: UInt(base)) else { return nil }
-        let mapFixedNoReplace: Int32 = 0x10_0000 // MAP_FIXED_NOREPLACE (Linux 4.17; hidden from Swift's Glibc)
-        let flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | mapFixedNoReplace
-        guard let raw = mmap(hint, Int(2 * span), PROT_NONE, flags, -1, 0), raw != MAP_FAILED else { return nil }
-        if raw != hint { munmap(raw, Int(2 * span)); return nil }
         return ExecutableRegion(base: base, span: span)
     }
 }

@@ -48,8 +48,6 @@ public enum Lockdown {
                 switch c.test {
                 case .equal(let v): return scmp_arg_cmp(arg: c.argument, op: SCMP_CMP_EQ, datum_a: v, datum_b: 0)
                 case .notEqual(let v): return scmp_arg_cmp(arg: c.argument, op: SCMP_CMP_NE, datum_a: v, datum_b: 0)
-                case .less(let v): return scmp_arg_cmp(arg: c.argument, op: SCMP_CMP_LT, datum_a: v, datum_b: 0)
-                case .greaterOrEqual(let v): return scmp_arg_cmp(arg: c.argument, op: SCMP_CMP_GE, datum_a: v, datum_b: 0)
                 case .maskedEqual(let mask, let v): return scmp_arg_cmp(arg: c.argument, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: v)
                 }
             }

@@ -67,6 +67,10 @@ public enum Probe: String, CaseIterable, Sendable {
         }
         let rwx = Int(PROT_READ | PROT_WRITE | PROT_EXEC)
         let rx = Int(PROT_READ | PROT_EXEC)
+        /// A raw call's result that is an error (-errno), not an address.
+        func failed(_ rc: Int) -> Bool { rc < 0 && rc > -4096 }
+        /// A fresh private RW mapping, or mmap's -errno.
+        func privatePages(_ size: Int) -> Int { sys("mmap", [0, size, Int(PROT_READ | PROT_WRITE), anon, -1, 0]) }
         let anon = Int(MAP_PRIVATE | MAP_ANONYMOUS)
         switch self {
         case .openat:
@@ -93,8 +97,8 @@ public enum Probe: String, CaseIterable, Sendable {
         case .mmapWriteExec: return sys("mmap", [0, 4096, rwx, anon, -1, 0])
         case .mmapExec: return sys("mmap", [0, 4096, Int(PROT_READ | PROT_EXEC), anon, -1, 0])
         case .mprotectWriteExec, .mprotectExec:
-            let page = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
-            if page < 0 && page > -4096 { return page }
+            let page = privatePages(4096)
+            if failed(page) { return page }
             return sys("mprotect", [page, 4096, self == .mprotectExec ? rx : rwx])
         case .mprotectExecPastPool:
             // From inside the pool, but long enough to reach past the reservation.
@@ -106,15 +110,15 @@ public enum Probe: String, CaseIterable, Sendable {
         case .dualMapping:
             // The whole attack: a shared page, an alias of it, one view RW and one RX.
             let shared = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), Int(MAP_SHARED | MAP_ANONYMOUS), -1, 0])
-            if shared < 0 && shared > -4096 { return shared }
+            if failed(shared) { return shared }
             let alias = sys("mremap", [shared, 0, 4096, Int(LinuxABI.MREMAP_MAYMOVE)])
-            if alias < 0 && alias > -4096 { return alias }
+            if failed(alias) { return alias }
             return sys("mprotect", [alias, 4096, rx])
         case .mmapShared: return sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), Int(MAP_SHARED | MAP_ANONYMOUS), -1, 0])
         case .mmapFile: return sys("mmap", [0, 4096, Int(PROT_READ), Int(MAP_PRIVATE), 1, 0])
         case .mremapAlias, .mremapFixed, .mremapDontUnmap, .mremapGrow:
-            let page = sys("mmap", [0, 8192, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
-            if page < 0 && page > -4096 { return page }
+            let page = privatePages(8192)
+            if failed(page) { return page }
             let mayMove = Int(LinuxABI.MREMAP_MAYMOVE)
             switch self {
             case .mremapAlias: return sys("mremap", [page, 0, 4096, mayMove])
@@ -122,7 +126,7 @@ public enum Probe: String, CaseIterable, Sendable {
             case .mremapDontUnmap: return sys("mremap", [page, 4096, 4096, mayMove | Int(LinuxABI.MREMAP_DONTUNMAP)])
             default:
                 let moved = sys("mremap", [page, 8192, 1 << 20, mayMove])
-                return moved < 0 && moved > -4096 ? moved : 0
+                return failed(moved) ? moved : 0
             }
         case .mremapPool:
             guard let region else { return -Int(EINVAL) }
@@ -137,8 +141,8 @@ public enum Probe: String, CaseIterable, Sendable {
             }
             return withUnsafeMutablePointer(to: &word) { sys("futex", [Int(bitPattern: $0), Int(op), 1, 0, Int(bitPattern: $0), 0]) }
         case .madviseDontFork, .madviseDontNeed:
-            let page = sys("mmap", [0, 4096, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
-            if page < 0 && page > -4096 { return page }
+            let page = privatePages(4096)
+            if failed(page) { return page }
             return sys("madvise", [page, 4096, self == .madviseDontFork ? 10 /* MADV_DONTFORK */ : Int(MADV_DONTNEED)])
         case .capset:
             // Ask for every capability back (v3 header, all bits set).
@@ -169,8 +173,8 @@ public enum Probe: String, CaseIterable, Sendable {
             rc = sys("mprotect", [code, 4096, Int(PROT_READ | PROT_WRITE)])
             return rc != 0 ? rc : (result == 42 ? 0 : -Int(EFAULT))
         case .mmapReadWrite:
-            let page = sys("mmap", [0, 1 << 20, Int(PROT_READ | PROT_WRITE), anon, -1, 0])
-            return page < 0 && page > -4096 ? page : 0
+            let page = privatePages(1 << 20)
+            return failed(page) ? page : 0
         case .writeOtherFD: return "x".withCString { sys("write", [9, Int(bitPattern: $0), 1]) }
         case .x32: return sable_raw_syscall(0x4000_0000 | 39 /* getpid */, 0, 0, 0, 0, 0, 0)
         case .i386: return sable_raw_syscall_i386(20 /* getpid */, 0, 0, 0)

@@ -25,10 +25,6 @@ public struct SystemCallPolicy: Sendable {
         public enum Test: Equatable, Sendable {
             case equal(UInt64)
             case notEqual(UInt64)
-            /// Unsigned 64-bit `argument < value`.
-            case less(UInt64)
-            /// Unsigned 64-bit `argument >= value`.
-            case greaterOrEqual(UInt64)
             /// `(argument & mask) == value`
             case maskedEqual(mask: UInt64, value: UInt64)
         }
@@ -45,8 +41,6 @@ public struct SystemCallPolicy: Sendable {
             switch test {
             case .equal(let v): return a == v
             case .notEqual(let v): return a != v
-            case .less(let v): return a < v
-            case .greaterOrEqual(let v): return a >= v
             case .maskedEqual(let mask, let v): return a & mask == v
             }
         }
@@ -58,8 +52,6 @@ public struct SystemCallPolicy: Sendable {
             switch test {
             case .equal(let v): return "\(a) == \(hex(v))"
             case .notEqual(let v): return "\(a) != \(hex(v))"
-            case .less(let v): return "\(a) < \(hex(v))"
-            case .greaterOrEqual(let v): return "\(a) >= \(hex(v))"
             case .maskedEqual(let m, let v): return "\(a) & \(hex(m)) == \(hex(v))"
             }
         }
@@ -165,7 +157,8 @@ extension SystemCallPolicy {
                                   Condition(argument: 3, .maskedEqual(mask: ~UInt64(LinuxABI.MREMAP_MAYMOVE), value: 0))]
         if let region = executable {
             // "Not inside the reservation" as masked equalities only (libseccomp 2.5's 64-bit
-            // LT/GE comparisons proved unreliable, depending on the low word): the address
+            // LT/GE comparisons proved unreliable, depending on the low word, so `Condition`
+            // does not offer them): the address
             // differs from the reservation's base in some bit above its (aligned) size.
             let lowBit = (2 * region.span).trailingZeroBitCount
             for bit in lowBit..<64 {

@@ -487,9 +487,7 @@ extension Runtime {
             m.mark(f.this); m.mark(f.callee); m.mark(f.newTarget); m.mark(f.exception)
             m.mark(cell: f.thisBox)
             m.mark(cell: f.env)
-        }
-        for i in 0..<frames.count {
-            unowned(unsafe) let d = frames.pointer(i).pointee.data.takeUnretainedValue()
+            unowned(unsafe) let d = f.data.takeUnretainedValue()
             markCodeData(d, &m)
         }
     }

@@ -51,8 +51,6 @@ static int parse_condition(char *text, struct scmp_arg_cmp *out) {
     enum scmp_compare c;
     if (!strcmp(op, "==")) c = SCMP_CMP_EQ;
     else if (!strcmp(op, "!=")) c = SCMP_CMP_NE;
-    else if (!strcmp(op, "<")) c = SCMP_CMP_LT;
-    else if (!strcmp(op, ">=")) c = SCMP_CMP_GE;
     else return -1;
     *out = (struct scmp_arg_cmp){ arg, c, a, 0 };
     return 0;
