@@ -35,12 +35,12 @@ let package = Package(
         // the MacroAssembler the JIT is written against. Knows nothing of JS values.
         .target(name: "JSAssembler", swiftSettings: strict),
         // Layer: JIT. Executable memory (W^X), the baseline compiler, runtime stubs.
-        .target(name: "JSJIT", dependencies: ["JSAssembler", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
+        .target(name: "JSJIT", dependencies: ["JSAssembler", "JSBytecode", "JSRuntime", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime",
-                                                 "Lockdown", "EngineIPC"], swiftSettings: strict),
+                                                 "JSJIT", "Lockdown", "EngineIPC"], swiftSettings: strict),
         // The Swift standard library linked statically: no libswiftCore.so & co. to load
         // and relocate at every start (measured: ~3 ms of `jsrun -e ''`). Needs only
         // libc, libm, libstdc++ and libseccomp at run time.
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime", "JSBytecode"], swiftSettings: strict),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
         .testTarget(name: "JSBytecodeTests", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler"], swiftSettings: strict),
-        .testTarget(name: "JSJITTests", dependencies: ["JSJIT", "JSAssembler"], swiftSettings: strict),
+        .testTarget(name: "JSJITTests", dependencies: ["JSJIT", "JSAssembler", "JSRuntime", "JSBytecompiler", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSAssemblerTests", dependencies: ["JSAssembler"], exclude: ["Golden", "ARM64Loader"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.

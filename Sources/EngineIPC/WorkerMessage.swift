@@ -35,6 +35,11 @@ public struct EvaluateRequest: Equatable, Sendable {
     public var captureOutput = false
     /// The JS heap limit in bytes (0: none).
     public var maxHeapBytes: UInt64 = 0
+    /// The baseline JIT: 0 on (tier up hot code), 1 off (interpret), 2 eager (compile at
+    /// the first call); print JIT statistics at the end; print each body's machine code.
+    public var jitMode: UInt8 = 0
+    public var jitStats = false
+    public var printCode = false
 
     public init(id: UInt32, name: String, source: [UInt8]) {
         self.id = id
@@ -101,6 +106,9 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.gcStress { flags |= 4 }
             if e.captureOutput { flags |= 8 }
             if e.gcStats { flags |= 16 }
+            flags |= UInt32(e.jitMode & 3) << 5
+            if e.jitStats { flags |= 128 }
+            if e.printCode { flags |= 256 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
@@ -135,7 +143,7 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~31 == 0 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~511 == 0, (flags >> 5) & 3 != 3 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
@@ -143,6 +151,9 @@ public enum WorkerMessage: Equatable, Sendable {
             e.gcStress = flags & 4 != 0
             e.captureOutput = flags & 8 != 0
             e.gcStats = flags & 16 != 0
+            e.jitMode = UInt8((flags >> 5) & 3)
+            e.jitStats = flags & 128 != 0
+            e.printCode = flags & 256 != 0
             e.maxHeapBytes = maxHeap
             self = .evaluate(e)
         case .result:

@@ -11,6 +11,10 @@ enum Execute {
         var gcStats = false
         var maxHeapBytes = 0
         var dumpBytecode = false
+        /// The baseline JIT (only in a locked worker): mode, `--jit-stats`, `--print-code`.
+        var jitMode = JITMode.on
+        var jitStats = false
+        var printCode = false
     }
 
     /// Runs `source`; prints an uncaught exception with its stack. Returns the exit status.
@@ -43,6 +47,7 @@ enum Execute {
     /// Runs `source` in an initialized runtime (the worker's, or a fresh one).
     static func run(_ source: SourceFile, in rt: Runtime, options: Options, printResult: Bool = false) -> Int32 {
         rt.heap.maxHeapBytes = options.maxHeapBytes
+        WorkerJIT.configure(rt, mode: options.jitMode, printCode: options.printCode)
         if options.dumpBytecode {
             if let program = try? parseScript(source), let code = try? Compiler.compileScript(program) {
                 FileIO.out(Disassembler.disassemble(code))
@@ -50,6 +55,7 @@ enum Execute {
         }
         rt.heap.gcStress = options.gcStress
         defer {
+            if options.jitStats { FileIO.err(jitStatistics(rt)) }
             if options.gcStats {
                 let h = rt.heap
                 FileIO.err("jsrun: gc: \(h.collections) collections, \(h.liveBytes / 1024) KiB live after the last, "
@@ -66,6 +72,21 @@ enum Execute {
             FileIO.err("Uncaught " + describe(rt, error.value) + "\n")
             return 1
         }
+    }
+
+    /// `--jit-stats`: what the baseline JIT did (to stderr at the end).
+    static func jitStatistics(_ rt: Runtime) -> String {
+        let s = rt.jitStatistics
+        guard let jit = WorkerJIT.shared else {
+            return "jsrun: jit: off (\(WorkerJIT.whyNot))\n"
+        }
+        let m = jit.memory.statistics
+        let ms = Double(s.compileNanoseconds / 1000) / 1000
+        return "jsrun: jit: \(s.functionsCompiled) functions compiled (\(s.functionsRefused) refused), "
+            + "\(s.bytecodeBytes) bytes of bytecode -> \(s.codeBytes) bytes of code in \(ms) ms; "
+            + "instructions \(jit.inlineInstructions) inline, \(jit.stubInstructions) by stub, \(jit.exitInstructions) exits; "
+            + "\(s.entries) entries, \(s.stubCalls) stub calls; "
+            + "code memory \(m.bytesInUse) bytes in use (peak \(m.peakBytesInUse)), \(m.pageFlips) page flips\n"
     }
 
     static func describe(_ rt: Runtime, _ v: Value) -> String {

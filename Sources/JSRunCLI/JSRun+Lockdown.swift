@@ -35,6 +35,9 @@ extension JSRun {
         request.gcStress = options.gcStress
         request.gcStats = options.gcStats
         request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)
+        request.jitMode = WorkerJIT.wire(options.jitMode)
+        request.jitStats = options.jitStats
+        request.printCode = options.printCode
         do {
             try supervisor.awaitLockedDown()
             // scriptArgs first: a request of its own, so the script's positions are untouched.

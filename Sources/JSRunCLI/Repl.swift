@@ -179,6 +179,9 @@ extension JSRun {
             request.dumpBytecode = options.dumpBytecode
             request.gcStress = options.gcStress
             request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)
+            request.jitMode = WorkerJIT.wire(options.jitMode)
+            request.jitStats = options.jitStats
+            request.printCode = options.printCode
             supervisor.restartClock()
             do {
                 _ = try supervisor.request(.evaluate(request))

@@ -66,6 +66,7 @@ public enum WorkerMain {
                 return 71
             }
             try connection.send(.lockedDown)
+            WorkerJIT.install(region: region)
             // MARK: - Locked down from here on.
             while true {
                 switch try connection.receiveMessage() {
@@ -115,6 +116,9 @@ public enum WorkerMain {
         options.gcStats = request.gcStats
         options.maxHeapBytes = Int(clamping: request.maxHeapBytes)
         options.dumpBytecode = request.dumpBytecode
+        options.jitMode = WorkerJIT.mode(request.jitMode)
+        options.jitStats = request.jitStats
+        options.printCode = request.printCode
         if !request.captureOutput {
             let status = Execute.run(source, in: rt, options: options, printResult: request.printResult)
             return EvaluateResult(id: request.id, status: status)
@@ -128,6 +132,7 @@ public enum WorkerMain {
             rt.errorOutputHook = { FileIO.err($0) }
         }
         rt.heap.maxHeapBytes = options.maxHeapBytes
+        WorkerJIT.configure(rt, mode: options.jitMode, printCode: options.printCode)
         rt.heap.gcStress = options.gcStress
         defer { rt.heap.gcStress = false }
         do {

@@ -46,6 +46,13 @@ public final class Runtime {
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
     var protoEpoch: UInt32 = 1
+    /// The baseline JIT (JITHooks.swift): the backend, whether tier-up is on, the hotness
+    /// at which code is compiled, the exception a body stopped for, statistics.
+    var jit: JITBackend?
+    var jitActive = false
+    var jitThreshold: Int32 = 500
+    var jitPendingException = Value.undefined
+    var jitStats = JITStatistics()
     /// See `SharedCacheEntry`.
     let sharedCache: UnsafeMutablePointer<SharedCacheEntry> = {
         let p = UnsafeMutablePointer<SharedCacheEntry>.allocate(capacity: Runtime.sharedCacheSize)
@@ -104,7 +111,10 @@ public final class Runtime {
     /// process that makes a runtime per script (the test262 worker) must not leak them.
     deinit {
         // CodeData and its CodeBlock refer to each other: break the cycles.
-        for d in allCodeData.values { d.code.runtimeData = nil }
+        for d in allCodeData.values {
+            d.code.runtimeData = nil
+            releaseJIT(d)
+        }
         free(registers)
         atoms.deallocate()
         frames.storage.deallocate()

@@ -10,7 +10,7 @@ import Glibc
 /// rationale is in `POLICY.md` next to this file.
 public struct SystemCallPolicy: Sendable {
     /// Bumped whenever the worker policy changes (the `lockdown` message carries it).
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
 
     public enum Action: Equatable, Sendable {
         case allow
@@ -186,6 +186,8 @@ extension SystemCallPolicy {
             rules.append(Rule(name, reason: "clocks (vDSO fallbacks)"))
         }
         rules.append(Rule("getrandom", reason: "hash seeds and random numbers"))
+        rules.append(Rule("prctl", when: [int32(0, UInt64(LinuxABI.PR_GET_SECCOMP))],
+                          reason: "the JIT checks that its process is locked down (PR_GET_SECCOMP only)"))
         // MARK: - Signals and exit
         rules.append(Rule("rt_sigreturn", reason: "returning from a signal handler"))
         rules.append(Rule("rt_sigprocmask", reason: "abort() and raise() block signals"))
@@ -210,6 +212,8 @@ extension SystemCallPolicy {
 /// Linux constants Swift's Glibc module does not export (`<linux/futex.h>`, `<linux/mman.h>`).
 enum LinuxABI {
     static let FUTEX_WAIT: Int32 = 0
+    /// <linux/prctl.h>
+    static let PR_GET_SECCOMP: Int32 = 21
     static let FUTEX_WAKE: Int32 = 1
     static let FUTEX_WAIT_BITSET: Int32 = 9
     static let FUTEX_WAKE_BITSET: Int32 = 10
