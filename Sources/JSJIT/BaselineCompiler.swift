@@ -15,6 +15,8 @@ struct BaselineCompiler {
     typealias R = JITRegisters
     let code: JITCodeView
     let table: UnsafeMutablePointer<UInt>
+    /// The runtime's prototype epoch (inherited cache entries are valid while it matches).
+    let protoEpoch: UnsafeRawPointer
     let masm = JITMacroAssembler()
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
@@ -28,9 +30,10 @@ struct BaselineCompiler {
     /// Instructions compiled inline, by stub, by exit (for `--jit-stats` and tests).
     var inlineCount = 0, stubCount = 0, exitCount = 0
 
-    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>) {
+    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer) {
         self.code = code
         self.table = table
+        self.protoEpoch = protoEpoch
         offsets = Array(repeating: -1, count: code.instructionCount + 1)
     }
 
@@ -173,7 +176,9 @@ struct BaselineCompiler {
             let missing = masm.branch64(.equal, R.t0, imm: 0)
             store(R.t0, op.dst)
             slowPaths.append(([missing], pc, next))
-        case .add, .sub, .mul, .bitAnd, .bitOr, .bitXor:
+        case .add, .sub, .mul, .div:
+            arithmetic(opcode, Op.Binary(ins, pc), pc, next)
+        case .bitAnd, .bitOr, .bitXor:
             binaryInt32(opcode, Op.Binary(ins, pc), pc, next)
         case .addImm, .subImm:
             let op = Op.ArithImm(ins, pc)
@@ -224,11 +229,7 @@ struct BaselineCompiler {
             let op = Op.CompareJump(ins, pc)
             load(op.a, R.t0)
             load(op.b, R.t1)
-            let aNotInt = branchNotInt32(R.t0)
-            let bNotInt = branchNotInt32(R.t1)
-            branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: pc + op.offset)
-            jump(to: next)
-            slowPaths.append(([aNotInt, bNotInt], pc, next))
+            compareAndJump(opcode, target: pc + op.offset, pc, next)
             inlineCount += 1
             return
         case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
@@ -236,10 +237,8 @@ struct BaselineCompiler {
              .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
             let op = Op.CompareImmJump(ins, pc)
             load(op.a, R.t0)
-            let notInt = branchNotInt32(R.t0)
-            branch(masm.branch32(Self.jumpCondition(opcode), R.t0, imm: op.imm), to: pc + op.offset)
-            jump(to: next)
-            slowPaths.append(([notInt], pc, next))
+            masm.move(imm: Value(int32: op.imm).bits, R.t1)
+            compareAndJump(opcode, target: pc + op.offset, pc, next)
             inlineCount += 1
             return
         case .jumpIfTrue, .jumpIfFalse:
@@ -288,6 +287,23 @@ struct BaselineCompiler {
             let op = Op.GetProp(ins, pc)
             let misses = ownSlot(object: op.object, cache: op.cache, store: false, valueReg: op.dst)
             slowPaths.append((misses, pc, next))
+        case .getElem:
+            let op = Op.GetElem(ins, pc)
+            let (element, misses) = denseElement(object: op.object, key: op.key)
+            masm.load64(element, 0, R.t0)
+            var all = misses
+            all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole
+            store(R.t0, op.dst)
+            slowPaths.append((all, pc, next))
+        case .setElem, .setElemStrict:
+            let op = Op.SetElem(ins, pc)
+            let (element, misses) = denseElement(object: op.object, key: op.key, forStore: true)
+            masm.load64(element, 0, R.t0)
+            var all = misses
+            all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole: the slow path decides
+            load(op.value, R.t0)
+            masm.store64(R.t0, element, 0)
+            slowPaths.append((all, pc, next))
         case .setProp, .setPropStrict:
             let op = Op.SetProp(ins, pc)
             let misses = ownSlot(object: op.object, cache: op.cache, store: true, valueReg: op.value)
@@ -321,6 +337,144 @@ struct BaselineCompiler {
         slowPaths.append((misses, pc, next))
     }
 
+    // MARK: - Numbers
+
+    typealias FPR = JITMacroAssembler.FPRegister
+    static let f0 = JITMacroAssembler.fpTemporaryRegisters[0]
+    static let f1 = JITMacroAssembler.fpTemporaryRegisters[1]
+    static let f2 = JITMacroAssembler.fpTemporaryRegisters[2]
+
+    /// The number in `r` (int32 or double) as a double in `f`; a jump for anything else.
+    /// Clobbers `r` and t5.
+    func unboxNumber(_ r: GPR, _ f: FPR) -> Jump {
+        let isInt = masm.branch64(.aboveOrEqual, r, R.numberTag)
+        let notNumber = masm.branchTest64(.zero, r, R.numberTag)
+        masm.move(imm: Value.doubleEncodeOffset, R.t5)
+        masm.sub64(R.t5, r)
+        masm.move64ToDouble(r, f)
+        let done = masm.jump()
+        masm.linkHere(isInt)
+        masm.convertInt32ToDouble(r, f)
+        masm.linkHere(done)
+        return notNumber
+    }
+
+    /// Boxes the double in `f` into `r` as `Value(Double)` does: an int32 when it is one
+    /// (not -0), else the double's bits plus the encode offset.
+    func boxDouble(_ f: FPR, _ r: GPR) {
+        let notInt = masm.branchConvertDoubleToInt32(f, r, scratch: Self.f2)
+        boxInt32(r)
+        let done = masm.jump()
+        for j in notInt { masm.linkHere(j) }
+        masm.moveDoubleTo64(f, r)
+        masm.move(imm: Value.doubleEncodeOffset, R.t5)
+        masm.add64(R.t5, r)
+        masm.linkHere(done)
+    }
+
+    /// `+ - * /`: int32 inline with overflow checks, then numbers as doubles; everything
+    /// else (strings, objects, ...) through the stub.
+    mutating func arithmetic(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
+        load(op.a, R.t0)
+        load(op.b, R.t1)
+        var misses: [Jump] = []
+        var toDouble: [Jump] = []
+        var done: Jump?
+        if opcode != .div {
+            toDouble.append(branchNotInt32(R.t0))
+            toDouble.append(branchNotInt32(R.t1))
+            masm.move(R.t0, R.t2)
+            switch opcode {
+            case .add: toDouble.append(masm.branchAdd32(.overflow, R.t1, R.t2))
+            case .sub: toDouble.append(masm.branchSub32(.overflow, R.t1, R.t2))
+            default:
+                toDouble.append(masm.branchMul32(.overflow, R.t1, R.t2))
+                toDouble.append(masm.branch32(.equal, R.t2, imm: 0))   // maybe -0
+            }
+            boxInt32(R.t2)
+            store(R.t2, op.dst)
+            done = masm.jump()
+        }
+        for j in toDouble { masm.linkHere(j) }
+        misses.append(unboxNumber(R.t0, Self.f0))
+        misses.append(unboxNumber(R.t1, Self.f1))
+        switch opcode {
+        case .add: masm.addDouble(Self.f1, Self.f0)
+        case .sub: masm.subDouble(Self.f1, Self.f0)
+        case .mul: masm.mulDouble(Self.f1, Self.f0)
+        default: masm.divDouble(Self.f1, Self.f0)
+        }
+        boxDouble(Self.f0, R.t0)
+        store(R.t0, op.dst)
+        if let done { masm.linkHere(done) }
+        slowPaths.append((misses, pc, next))
+    }
+
+    /// A compare-and-jump on the values in t0 and t1: int32s, then numbers as doubles,
+    /// else the stub. Strict equality compares int32s inline only.
+    mutating func compareAndJump(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int) {
+        let aNotInt = branchNotInt32(R.t0)
+        let bNotInt = branchNotInt32(R.t1)
+        branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: target)
+        jump(to: next)
+        masm.linkHere(aNotInt)
+        masm.linkHere(bNotInt)
+        guard let cond = Self.doubleJumpCondition(opcode) else {
+            slowPaths.append(([masm.jump()], pc, next))
+            return
+        }
+        let misses = [unboxNumber(R.t0, Self.f0), unboxNumber(R.t1, Self.f1)]
+        for j in masm.branchDouble(cond, Self.f0, Self.f1) { branch(j, to: target) }
+        jump(to: next)
+        slowPaths.append((misses, pc, next))
+    }
+
+    static func doubleJumpCondition(_ opcode: Opcode) -> DoubleCondition? {
+        switch opcode {
+        case .jumpIfLess, .jumpIfLessImm: return .lessThan
+        case .jumpIfNotLess, .jumpIfNotLessImm: return .greaterThanOrEqualOrUnordered
+        case .jumpIfLessEq, .jumpIfLessEqImm: return .lessThanOrEqual
+        case .jumpIfNotLessEq, .jumpIfNotLessEqImm: return .greaterThanOrUnordered
+        case .jumpIfGreater, .jumpIfGreaterImm: return .greaterThan
+        case .jumpIfNotGreater, .jumpIfNotGreaterImm: return .lessThanOrEqualOrUnordered
+        case .jumpIfGreaterEq, .jumpIfGreaterEqImm: return .greaterThanOrEqual
+        case .jumpIfNotGreaterEq, .jumpIfNotGreaterEqImm: return .lessThanOrUnordered
+        default: return nil
+        }
+    }
+
+    // MARK: - Elements
+
+    /// The address of a stored element `object[key]` of an ordinary object or array with
+    /// an int32 key inside its dense elements (in t3), and the misses. Stores also need
+    /// extensible, non-sparse elements.
+    func denseElement(object: Int, key: Int, forStore: Bool = false) -> (GPR, [Jump]) {
+        let obj = R.t0, k = R.t1, scratch = R.t2, element = R.t3
+        var misses: [Jump] = []
+        load(object, obj)
+        load(key, k)
+        masm.move(imm: Value.notCellMask, scratch)
+        misses.append(masm.branchTest64(.nonZero, obj, scratch))
+        misses.append(masm.branch64(.equal, obj, imm: 0))
+        masm.load8(obj, Int32(CellHeaderLayout.kind), scratch)
+        let isArray = masm.branch32(.equal, scratch, imm: Int32(CellKind.array.rawValue))
+        misses.append(masm.branch32(.notEqual, scratch, imm: Int32(CellKind.object.rawValue)))
+        masm.linkHere(isArray)
+        if forStore {
+            masm.load32(obj, Int32(CellHeaderLayout.flags), scratch)
+            misses.append(masm.branchTest32(.nonZero, scratch, imm: Int32(ObjectFlags.sparseElements | ObjectFlags.nonExtensible)))
+        }
+        misses.append(branchNotInt32(k))
+        masm.zeroExtend32(k)
+        masm.load32(obj, Int32(ObjectLayout.elementsLength), scratch)
+        // Unsigned: a negative int32 is a large index, past any length.
+        misses.append(masm.branch32(.aboveOrEqual, k, scratch))
+        masm.load64(obj, Int32(ObjectLayout.elements), element)
+        masm.shiftLeft64(imm: 3, k)
+        masm.add64(k, element)
+        return (element, misses)
+    }
+
     /// The environment `depth` levels up from the frame's.
     func environment(depth: Int, into dst: GPR) {
         masm.load64(R.frame, Int32(FrameLayout.env), dst)
@@ -344,7 +498,18 @@ struct BaselineCompiler {
         masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), entry)
         misses.append(masm.branch64(.notEqual, entry, Int32(InlineCacheLayout.shape), shape))
         masm.load64(entry, Int32(InlineCacheLayout.holder), index)
-        misses.append(masm.branch64(.notEqual, index, imm: 0))
+        if isStore {
+            misses.append(masm.branch64(.notEqual, index, imm: 0))
+        } else {
+            // Inherited (a prototype holds it): valid while the prototype epoch matches.
+            let own = masm.branch64(.equal, index, imm: 0)
+            masm.load32(entry, Int32(InlineCacheLayout.epoch), capacity)
+            masm.move(imm: UInt64(UInt(bitPattern: protoEpoch)), R.t5)
+            masm.load32(R.t5, 0, R.t5)
+            misses.append(masm.branch32(.notEqual, capacity, R.t5))
+            masm.move(index, obj)
+            masm.linkHere(own)
+        }
         if isStore {
             masm.load64(entry, Int32(InlineCacheLayout.newShape), index)
             misses.append(masm.branch64(.notEqual, index, imm: 0))

@@ -34,7 +34,7 @@ public final class BaselineJIT: JITBackend {
         let count = code.instructionCount
         let table = UnsafeMutablePointer<UInt>.allocate(capacity: count + 1)
         table.initialize(repeating: 0, count: count + 1)
-        var compiler = BaselineCompiler(code: code, table: table)
+        var compiler = BaselineCompiler(code: code, table: table, protoEpoch: runtime.protoEpochAddress)
         let buffer = compiler.compile()
         let block: ExecutableMemory.Block
         do {

@@ -45,7 +45,16 @@ public final class Runtime {
     var codeDataLow = UInt.max, codeDataHigh: UInt = 0
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
-    var protoEpoch: UInt32 = 1
+    var protoEpoch: UInt32 {
+        @inline(__always) get { protoEpochCell.pointee }
+        @inline(__always) set { protoEpochCell.pointee = newValue }
+    }
+    /// Where the epoch lives: machine code compares inherited cache entries with it.
+    let protoEpochCell: UnsafeMutablePointer<UInt32> = {
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        p.initialize(to: 1)
+        return p
+    }()
     /// The baseline JIT (JITHooks.swift): the backend, whether tier-up is on, the hotness
     /// at which code is compiled, the exception a body stopped for, statistics.
     var jit: JITBackend?
@@ -119,6 +128,7 @@ public final class Runtime {
         atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()
+        protoEpochCell.deallocate()
     }
 
     // MARK: - Strings

@@ -95,7 +95,8 @@ public enum JITStubs {
     /// Runs the one instruction at `pc` in the top frame through the interpreter's own
     /// handler; returns the next pc, or -1 with an exception pending.
     public static let step: @convention(c) (UnsafeMutableRawPointer, Int) -> Int = { rt, pc in
-        Unmanaged<Runtime>.fromOpaque(rt).takeUnretainedValue().jitStep(pc: pc)
+        // The runtime is alive (it is running this code): no retain and release per call.
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitStep(pc: pc) }
     }
     public static var stepAddress: UnsafeRawPointer { unsafeBitCast(step, to: UnsafeRawPointer.self) }
 }
@@ -110,6 +111,9 @@ extension Runtime {
     }
 
     public var jitStatistics: JITStatistics { jitStats }
+
+    /// The prototype epoch (UInt32) that inherited inline-cache entries are valid for.
+    public var protoEpochAddress: UnsafeRawPointer { UnsafeRawPointer(protoEpochCell) }
 
     /// The exception a body returned -1 for (taken once).
     func takeJITException() -> JSException {
