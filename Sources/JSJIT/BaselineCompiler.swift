@@ -17,6 +17,8 @@ struct BaselineCompiler {
     let table: UnsafeMutablePointer<UInt>
     /// The runtime's prototype epoch (inherited cache entries are valid while it matches).
     let protoEpoch: UnsafeRawPointer
+    /// The realm's global object (one realm per runtime; it lives as long as the runtime).
+    let globalObject: UnsafeMutableRawPointer
     let masm = JITMacroAssembler()
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
@@ -30,10 +32,12 @@ struct BaselineCompiler {
     /// Instructions compiled inline, by stub, by exit (for `--jit-stats` and tests).
     var inlineCount = 0, stubCount = 0, exitCount = 0
 
-    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer) {
+    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer,
+         globalObject: UnsafeMutableRawPointer) {
         self.code = code
         self.table = table
         self.protoEpoch = protoEpoch
+        self.globalObject = globalObject
         offsets = Array(repeating: -1, count: code.instructionCount + 1)
     }
 
@@ -242,18 +246,17 @@ struct BaselineCompiler {
             inlineCount += 1
             return
         case .jumpIfTrue, .jumpIfFalse:
-            // Booleans and int32s inline; other values through the stub (ToBoolean).
+            // Booleans, int32s, null, undefined and objects inline; the rest (ToBoolean of
+            // doubles and strings) through the stub.
             let op = Op.CondJump(ins, pc)
             let target = pc + op.offset
-            let whenTrue = opcode == .jumpIfTrue ? target : next
-            let whenFalse = opcode == .jumpIfTrue ? next : target
             load(op.value, R.t0)
-            branch(masm.branch64(.equal, R.t0, imm: Int32(Value.true.bits)), to: whenTrue)
-            branch(masm.branch64(.equal, R.t0, imm: Int32(Value.false.bits)), to: whenFalse)
-            let notInt = branchNotInt32(R.t0)
-            branch(masm.branch32(.notEqual, R.t0, imm: 0), to: whenTrue)
-            jump(to: whenFalse)
-            slowPaths.append(([notInt], pc, next))
+            var whenTrue: [Jump] = [], whenFalse: [Jump] = []
+            truth(true: &whenTrue, false: &whenFalse)
+            let undecided = masm.jump()
+            for j in whenTrue { branch(j, to: opcode == .jumpIfTrue ? target : next) }
+            for j in whenFalse { branch(j, to: opcode == .jumpIfTrue ? next : target) }
+            slowPaths.append(([undecided], pc, next))
             inlineCount += 1
             return
         case .jumpIfNull, .jumpIfNotNull, .jumpIfUndefined, .jumpIfNotUndefined:
@@ -285,8 +288,30 @@ struct BaselineCompiler {
             masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
         case .getProp:
             let op = Op.GetProp(ins, pc)
-            let misses = ownSlot(object: op.object, cache: op.cache, store: false, valueReg: op.dst)
-            slowPaths.append((misses, pc, next))
+            slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst), pc, next))
+        case .getGlobal:
+            let op = Op.GetGlobal(ins, pc)
+            slowPaths.append((getGlobal(cache: op.cache, dst: op.dst), pc, next))
+        case .loadThis:
+            // The frame's `this` when bound; the stub finds it (arrows, derived constructors).
+            let op = Op.Dst(ins, pc)
+            masm.load64(R.frame, Int32(FrameLayout.this), R.t0)
+            let unbound = masm.branch64(.equal, R.t0, imm: 0)
+            store(R.t0, op.dst)
+            slowPaths.append(([unbound], pc, next))
+        case .not:
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            var whenTrue: [Jump] = [], whenFalse: [Jump] = []
+            truth(true: &whenTrue, false: &whenFalse)
+            let undecided = masm.jump()
+            for j in whenTrue { masm.linkHere(j) }
+            storeConstant(Value.false.bits, op.dst)
+            let done = masm.jump()
+            for j in whenFalse { masm.linkHere(j) }
+            storeConstant(Value.true.bits, op.dst)
+            masm.linkHere(done)
+            slowPaths.append(([undecided], pc, next))
         case .getElem:
             let op = Op.GetElem(ins, pc)
             let (element, misses) = denseElement(object: op.object, key: op.key)
@@ -306,8 +331,7 @@ struct BaselineCompiler {
             slowPaths.append((all, pc, next))
         case .setProp, .setPropStrict:
             let op = Op.SetProp(ins, pc)
-            let misses = ownSlot(object: op.object, cache: op.cache, store: true, valueReg: op.value)
-            slowPaths.append((misses, pc, next))
+            slowPaths.append((setProp(object: op.object, cache: op.cache, value: op.value), pc, next))
         default:
             stubCount += 1
             stepStub(pc: pc, next: next)
@@ -420,7 +444,14 @@ struct BaselineCompiler {
         masm.linkHere(aNotInt)
         masm.linkHere(bNotInt)
         guard let cond = Self.doubleJumpCondition(opcode) else {
-            slowPaths.append(([masm.jump()], pc, next))
+            // Strict (in)equality.
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            strictEquality(equal: &equal, notEqual: &notEqual)
+            let undecided = masm.jump()
+            let isEq = opcode == .jumpIfStrictEq || opcode == .jumpIfStrictEqImm
+            for j in equal { branch(j, to: isEq ? target : next) }
+            for j in notEqual { branch(j, to: isEq ? next : target) }
+            slowPaths.append(([undecided], pc, next))
             return
         }
         let misses = [unboxNumber(R.t0, Self.f0), unboxNumber(R.t1, Self.f1)]
@@ -481,62 +512,171 @@ struct BaselineCompiler {
         for _ in 0..<depth { masm.load64(dst, Int32(EnvironmentLayout.parent), dst) }
     }
 
-    /// A named property in the object's own slots through the site's inline cache (the
-    /// interpreter's fast path: an object of the cached shape, own property, no
-    /// transition); loads into or stores from register `valueReg`. Returns the misses.
-    mutating func ownSlot(object: Int, cache: Int, store isStore: Bool, valueReg: Int) -> [Jump] {
-        let obj = R.t0, shape = R.t1, entry = R.t2, index = R.t3, capacity = R.t4
-        var misses: [Jump] = []
-        load(object, obj)
-        // A cell: no tag bits, not empty.
-        masm.move(imm: Value.notCellMask, shape)
-        misses.append(masm.branchTest64(.nonZero, obj, shape))
-        misses.append(masm.branch64(.equal, obj, imm: 0))
-        masm.load8(obj, Int32(CellHeaderLayout.kind), shape)
-        misses.append(masm.branch32(.belowOrEqual, shape, imm: Int32(CellKind.symbol.rawValue)))
-        masm.load64(obj, Int32(ObjectLayout.shape), shape)
-        masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), entry)
-        misses.append(masm.branch64(.notEqual, entry, Int32(InlineCacheLayout.shape), shape))
-        masm.load64(entry, Int32(InlineCacheLayout.holder), index)
-        if isStore {
-            misses.append(masm.branch64(.notEqual, index, imm: 0))
-        } else {
-            // Inherited (a prototype holds it): valid while the prototype epoch matches.
-            let own = masm.branch64(.equal, index, imm: 0)
-            masm.load32(entry, Int32(InlineCacheLayout.epoch), capacity)
-            masm.move(imm: UInt64(UInt(bitPattern: protoEpoch)), R.t5)
-            masm.load32(R.t5, 0, R.t5)
-            misses.append(masm.branch32(.notEqual, capacity, R.t5))
-            masm.move(index, obj)
-            masm.linkHere(own)
-        }
-        if isStore {
-            masm.load64(entry, Int32(InlineCacheLayout.newShape), index)
-            misses.append(masm.branch64(.notEqual, index, imm: 0))
-        }
-        masm.load32(entry, Int32(InlineCacheLayout.slot), index)
-        masm.load32(obj, Int32(CellHeaderLayout.aux), capacity)
-        let outOfLine = masm.branch32(.aboveOrEqual, index, capacity)
-        if isStore {
-            load(valueReg, shape)
-            masm.store64(shape, obj, index: index, Int32(ObjectLayout.inlineSlots))
-        } else {
-            masm.load64(obj, index: index, Int32(ObjectLayout.inlineSlots), shape)
-            store(shape, valueReg)
-        }
+    /// Jumps away unless t0 holds an object cell (a cell of a kind past symbol, as the
+    /// interpreter's cache check has it). Clobbers t1.
+    func objectCellChecks(into misses: inout [Jump]) {
+        masm.move(imm: Value.notCellMask, R.t1)
+        misses.append(masm.branchTest64(.nonZero, R.t0, R.t1))
+        misses.append(masm.branch64(.equal, R.t0, imm: 0))
+        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        misses.append(masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+    }
+
+    /// The address of named slot t3 of the object in t0, into t0 (inline or out of line).
+    /// Clobbers t3 and t4.
+    func slotAddress() {
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t4)
+        let outOfLine = masm.branch32(.aboveOrEqual, R.t3, R.t4)
+        masm.shiftLeft64(imm: 3, R.t3)
+        masm.add64(imm: Int32(ObjectLayout.inlineSlots), R.t3)
+        masm.add64(R.t3, R.t0)
         let done = masm.jump()
         masm.linkHere(outOfLine)
-        masm.sub64(capacity, index)
-        masm.load64(obj, Int32(ObjectLayout.outOfLineSlots), obj)
-        if isStore {
-            load(valueReg, shape)
-            masm.store64(shape, obj, index: index, 0)
-        } else {
-            masm.load64(obj, index: index, 0, shape)
-            store(shape, valueReg)
-        }
+        masm.sub64(R.t4, R.t3)
+        masm.load64(R.t0, Int32(ObjectLayout.outOfLineSlots), R.t0)
+        masm.shiftLeft64(imm: 3, R.t3)
+        masm.add64(R.t3, R.t0)
         masm.linkHere(done)
+    }
+
+    /// The cache entry's address into t2.
+    func cacheEntry(_ cache: Int) {
+        masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t2)
+    }
+
+    /// Jumps away unless the cache entry in t2 is valid for the current prototype epoch.
+    func epochCheck(into misses: inout [Jump]) {
+        masm.load32(R.t2, Int32(InlineCacheLayout.epoch), R.t4)
+        masm.move(imm: UInt64(UInt(bitPattern: protoEpoch)), R.t5)
+        masm.load32(R.t5, 0, R.t5)
+        misses.append(masm.branch32(.notEqual, R.t4, R.t5))
+    }
+
+    /// `getProp` through the site's inline cache, as the interpreter's fast path: an
+    /// object of the cached shape, the property its own or (epoch valid) the holder's.
+    mutating func getProp(object: Int, cache: Int, dst: Int) -> [Jump] {
+        var misses: [Jump] = []
+        load(object, R.t0)
+        objectCellChecks(into: &misses)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        let own = masm.branch64(.equal, R.t3, imm: 0)
+        epochCheck(into: &misses)
+        masm.move(R.t3, R.t0)
+        masm.linkHere(own)
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        slotAddress()
+        masm.load64(R.t0, 0, R.t1)
+        store(R.t1, dst)
         return misses
+    }
+
+    /// `getGlobal` through its cache: the global object's own data property.
+    mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
+        var misses: [Jump] = []
+        masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
+        epochCheck(into: &misses)
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        slotAddress()
+        masm.load64(R.t0, 0, R.t1)
+        store(R.t1, dst)
+        return misses
+    }
+
+    /// `setProp` through the cache: an own data property of the cached shape, or the
+    /// cached transition that adds it (epoch valid, extensible, not a prototype, the slot
+    /// within the capacity; the shape changes with the store).
+    mutating func setProp(object: Int, cache: Int, value: Int) -> [Jump] {
+        var misses: [Jump] = []
+        load(object, R.t0)
+        objectCellChecks(into: &misses)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        masm.load64(R.t2, Int32(InlineCacheLayout.newShape), R.t1)
+        let plain = masm.branch64(.equal, R.t1, imm: 0)
+        // A transition.
+        epochCheck(into: &misses)
+        masm.load32(R.t0, Int32(CellHeaderLayout.flags), R.t4)
+        misses.append(masm.branchTest32(.nonZero, R.t4, imm: Int32(ObjectFlags.nonExtensible | ObjectFlags.isPrototype)))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t4)
+        let inline = masm.branch32(.below, R.t3, R.t4)
+        masm.move(R.t3, R.t5)
+        masm.sub64(R.t4, R.t5)
+        masm.load32(R.t0, Int32(ObjectLayout.outOfLineCapacity), R.t4)
+        misses.append(masm.branch32(.aboveOrEqual, R.t5, R.t4))
+        masm.linkHere(inline)
+        masm.store64(R.t1, R.t0, Int32(ObjectLayout.shape))
+        let store = masm.jump()
+        masm.linkHere(plain)
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.linkHere(store)
+        slotAddress()
+        load(value, R.t1)
+        masm.store64(R.t1, R.t0, 0)
+        return misses
+    }
+
+    // MARK: - Equality and truth
+
+    /// Strict equality of t0 and t1 decided inline where the bits decide it: equal bits
+    /// and not a double (NaN), or different bits and neither a number nor a string. Jumps
+    /// to `equal`/`notEqual`; falls through when the stub must decide.
+    func strictEquality(equal: inout [Jump], notEqual: inout [Jump]) {
+        let different = masm.branch64(.notEqual, R.t0, R.t1)
+        // Same bits: equal unless a double (NaN !== NaN).
+        equal.append(masm.branch64(.aboveOrEqual, R.t0, R.numberTag))
+        equal.append(masm.branchTest64(.zero, R.t0, R.numberTag))
+        let undecided = masm.jump()
+        masm.linkHere(different)
+        // Different bits: a number may equal the other (int32 1 and a double 1.0) and
+        // strings compare by contents; anything else differs.
+        var stub: [Jump] = []
+        stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
+        stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
+        for r in [R.t0, R.t1] {
+            masm.move(imm: Value.notCellMask, R.t2)
+            let notCell = masm.branchTest64(.nonZero, r, R.t2)
+            let empty = masm.branch64(.equal, r, imm: 0)
+            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.rope.rawValue)))
+            masm.linkHere(notCell)
+            masm.linkHere(empty)
+        }
+        notEqual.append(masm.jump())
+        masm.linkHere(undecided)
+        for j in stub { masm.linkHere(j) }
+    }
+
+    /// ToBoolean of t0 decided inline for booleans, int32s, null, undefined and objects;
+    /// falls through for doubles, strings and other cells.
+    func truth(true whenTrue: inout [Jump], false whenFalse: inout [Jump]) {
+        whenTrue.append(masm.branch64(.equal, R.t0, imm: Int32(Value.true.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.false.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.undefined.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.null.bits)))
+        let notInt = branchNotInt32(R.t0)
+        whenTrue.append(masm.branch32(.notEqual, R.t0, imm: 0))
+        whenFalse.append(masm.jump())
+        masm.linkHere(notInt)
+        masm.move(imm: Value.notCellMask, R.t1)
+        let notCell = masm.branchTest64(.nonZero, R.t0, R.t1)
+        let empty = masm.branch64(.equal, R.t0, imm: 0)
+        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        // Objects (kinds past the shape) are true; strings, ropes, symbols undecided here.
+        whenTrue.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.shape.rawValue)))
+        masm.linkHere(notCell)
+        masm.linkHere(empty)
     }
 
     static func jumpCondition(_ opcode: Opcode) -> RelationalCondition {

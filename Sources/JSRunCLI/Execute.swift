@@ -87,6 +87,7 @@ enum Execute {
             + "instructions \(jit.inlineInstructions) inline, \(jit.stubInstructions) by stub, \(jit.exitInstructions) exits; "
             + "\(s.entries) entries, \(s.stubCalls) stub calls; "
             + "code memory \(m.bytesInUse) bytes in use (peak \(m.peakBytesInUse)), \(m.pageFlips) page flips\n"
+            + "jsrun: jit: stub calls by opcode: " + rt.jitStubProfile(top: 10).map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "\n"
     }
 
     static func describe(_ rt: Runtime, _ v: Value) -> String {

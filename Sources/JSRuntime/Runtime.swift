@@ -62,6 +62,11 @@ public final class Runtime {
     var jitThreshold: Int32 = 500
     var jitPendingException = Value.undefined
     var jitStats = JITStatistics()
+    let jitStubCounts: UnsafeMutablePointer<Int> = {
+        let p = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+        p.initialize(repeating: 0, count: 256)
+        return p
+    }()
     /// See `SharedCacheEntry`.
     let sharedCache: UnsafeMutablePointer<SharedCacheEntry> = {
         let p = UnsafeMutablePointer<SharedCacheEntry>.allocate(capacity: Runtime.sharedCacheSize)
@@ -129,6 +134,7 @@ public final class Runtime {
         frames.storage.deallocate()
         sharedCache.deallocate()
         protoEpochCell.deallocate()
+        jitStubCounts.deallocate()
     }
 
     // MARK: - Strings

@@ -112,6 +112,15 @@ extension Runtime {
 
     public var jitStatistics: JITStatistics { jitStats }
 
+    /// The opcodes the step stub ran most, with their counts (`--jit-stats`).
+    public func jitStubProfile(top n: Int) -> [(String, Int)] {
+        var rows: [(String, Int)] = []
+        for i in 0..<256 where jitStubCounts[i] > 0 {
+            rows.append((Opcode(rawValue: UInt8(i)).map { "\($0)" } ?? "?", jitStubCounts[i]))
+        }
+        return Array(rows.sorted { $0.1 > $1.1 }.prefix(n))
+    }
+
     /// The prototype epoch (UInt32) that inherited inline-cache entries are valid for.
     public var protoEpochAddress: UnsafeRawPointer { UnsafeRawPointer(protoEpochCell) }
 
@@ -141,16 +150,19 @@ extension Runtime {
         jitStats.compileNanoseconds += monotonicNanoseconds() - start
     }
 
-    /// Enters `data`'s machine code at `pc` in the top frame `fp` if it has any (compiling
-    /// it first when it has become hot); returns the pc the interpreter continues at.
+    /// Enters the machine code of the top frame's code block at `pc` if it has any
+    /// (compiling it first when it has become hot); returns the pc the interpreter
+    /// continues at. (The code block as `Unmanaged`: no retain and release per call.)
     @inline(__always)
-    func enterJIT(_ data: CodeData, _ fp: UnsafeMutablePointer<Frame>, _ pc: Int, hotness: Int32) throws(JSException) -> Int {
-        if data.jitEntry == nil {
+    func enterJIT(_ fp: UnsafeMutablePointer<Frame>, _ pc: Int, hotness: Int32) throws(JSException) -> Int {
+        let entry = fp.pointee.data._withUnsafeGuaranteedRef { data -> JITEntry? in
+            if let entry = data.jitEntry { return entry }
             data.hotness &+= hotness
-            if data.hotness < jitThreshold || data.jitState != .interpreted { return pc }
+            if data.hotness < jitThreshold || data.jitState != .interpreted { return nil }
             tierUp(data)
+            return data.jitEntry
         }
-        guard let entry = data.jitEntry else { return pc }
+        guard let entry else { return pc }
         return try runJIT(entry, fp, pc)
     }
 
@@ -166,7 +178,9 @@ extension Runtime {
     func jitStep(pc: Int) -> Int {
         jitStats.stubCalls += 1
         let top = frames.count - 1
-        frames.pointer(top).pointee.pc = pc
+        let fp = frames.pointer(top)
+        fp.pointee.pc = pc
+        jitStubCounts[Int(UInt8(truncatingIfNeeded: fp.pointee.data._withUnsafeGuaranteedRef { $0.instructions[pc] }))] += 1
         do {
             _ = try interpret(entryDepth: top, step: true)
             return frames.pointer(top).pointee.pc

@@ -112,7 +112,7 @@ extension Runtime {
         var r = fp.pointee.base
         var stepped = false
         // Entered (or re-entered after an exception was caught): machine code if it has any.
-        if !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 0) }
+        if !step && jitActive { pc = try enterJIT(fp, pc, hotness: 0) }
 
         while true {
             fp.pointee.pc = pc
@@ -286,17 +286,17 @@ extension Runtime {
                 let op = Op.Jmp(ins, pc)
                 let jumped = op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfTrue:
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfFalse:
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNullish:
                 let op = Op.CondJump(ins, pc)
                 pc += r[op.value].isNullish ? op.offset : Op.CondJump.length
@@ -316,7 +316,7 @@ extension Runtime {
                 let result = try relational(base, r[op.a], r[op.b])
                 let jumped = result != negated ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
                 let op = Op.CompareImmJump(ins, pc)
@@ -324,7 +324,7 @@ extension Runtime {
                 let result = try relational(base, r[op.a], Value(int32: op.imm))
                 let jumped = result != negated ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEq:
                 let op = Op.CompareJump(ins, pc)
                 pc += strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
@@ -346,7 +346,7 @@ extension Runtime {
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
                 let jumped = equal ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
                 let op = Op.ConstJump(ins, pc)
                 let a = r[op.a]
@@ -680,7 +680,7 @@ extension Runtime {
                     ins = data.instructions
                     pc = 0
                     r = fp.pointee.base
-                    if jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                    if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
                     continue
                 }
                 let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
@@ -713,7 +713,7 @@ extension Runtime {
                         ins = data.instructions
                         pc = 0
                         r = fp.pointee.base
-                        if jitActive { pc = try enterJIT(data, fp, pc, hotness: 1) }
+                        if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
                         continue
                     }
                 }
