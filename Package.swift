@@ -53,7 +53,8 @@ let package = Package(
                           path: "Conformance/Test262Parse", swiftSettings: strict),
         // Conformance: test262 run through the interpreter, in worker processes, with a ratchet.
         .executableTarget(name: "Test262",
-                          dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime", "Test262Support"],
+                          dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime", "Test262Support",
+                                         "JSJIT", "Lockdown"],
                           path: "Conformance/Test262", swiftSettings: strict),
         // Tools: parser throughput benchmark (tools/parse-bench.sh drives it).
         .executableTarget(name: "ParseBench", dependencies: ["JSSyntax"],

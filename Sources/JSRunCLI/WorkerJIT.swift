@@ -11,9 +11,7 @@ enum WorkerJIT {
     nonisolated(unsafe) static var whyNot = "not in a locked worker"
 
     static func install(region: ExecutableRegion) {
-        guard BaselineJIT.isSupported else { whyNot = "no JIT backend for this architecture yet"; return }
-        guard BaselineJIT.processIsLockedDown else { whyNot = "the process is not locked down"; return }
-        shared = BaselineJIT(memory: ExecutableMemory(base: region.pool, capacity: Int(region.span)))
+        (shared, whyNot) = BaselineJIT.forLockedProcess(pool: region.pool, capacity: Int(region.span))
     }
 
     /// Applies a request's JIT options to the runtime.

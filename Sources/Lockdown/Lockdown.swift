@@ -19,8 +19,10 @@ public enum Lockdown {
     /// call's number to `reportFD` and dies, or records it. With TRAP the forbidden call
     /// is never executed either; only the handler runs before the process dies.
     /// Calls of another ABI (x32, i386 `int $0x80`) get the same action.
+    /// `allThreads`: the filter is installed on every thread of the process at once
+    /// (`SECCOMP_FILTER_FLAG_TSYNC`), for a process that made threads before lockdown.
     public static func install(_ policy: SystemCallPolicy, mode: ViolationMode = .reportAndKill,
-                               reportFD: Int32 = -1) throws(Failure) {
+                               reportFD: Int32 = -1, allThreads: Bool = false) throws(Failure) {
         if mode != .kill {
             let rc = sable_install_sigsys_handler(reportFD, mode == .record ? SABLE_SIGSYS_RECORD : SABLE_SIGSYS_REPORT_AND_DIE)
             if rc != 0 { throw Failure(description: "sigaction(SIGSYS): errno \(-rc)") }
@@ -40,6 +42,9 @@ public enum Lockdown {
         }
         defer { seccomp_release(ctx) }
         _ = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, action(.kill))
+        if allThreads && seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0 {
+            throw Failure(description: "seccomp: cannot synchronize the filter over threads")
+        }
         for rule in policy.rules {
             let nr = seccomp_syscall_resolve_name(rule.name)
             if nr == __NR_SCMP_ERROR { throw Failure(description: "unknown system call \(rule.name)") }
