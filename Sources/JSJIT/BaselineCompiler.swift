@@ -19,6 +19,8 @@ struct BaselineCompiler {
     let protoEpoch: UnsafeRawPointer
     /// The realm's global object (one realm per runtime; it lives as long as the runtime).
     let globalObject: UnsafeMutableRawPointer
+    /// The cell pointing to the global lexical bindings' values.
+    let lexicalValues: UnsafeRawPointer
     let masm = JITMacroAssembler()
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
@@ -33,7 +35,8 @@ struct BaselineCompiler {
     var inlineCount = 0, stubCount = 0, exitCount = 0
 
     init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer,
-         globalObject: UnsafeMutableRawPointer) {
+         globalObject: UnsafeMutableRawPointer, lexicalValues: UnsafeRawPointer) {
+        self.lexicalValues = lexicalValues
         self.code = code
         self.table = table
         self.protoEpoch = protoEpoch
@@ -573,19 +576,29 @@ struct BaselineCompiler {
         return misses
     }
 
-    /// `getGlobal` through its cache: the global object's own data property.
+    /// `getGlobal` through its cache: the global object's own data property, or a global
+    /// lexical binding (initialized: the hole is a TDZ error, left to the stub).
     mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
         var misses: [Jump] = []
         masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
         masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
         cacheEntry(cache)
         misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
-        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
-        misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
         epochCheck(into: &misses)
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        let property = masm.branch64(.equal, R.t3, imm: 0)
+        misses.append(masm.branch64(.notEqual, R.t3, imm: Int32(Runtime.lexicalHolderBits)))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.move(imm: UInt64(UInt(bitPattern: lexicalValues)), R.t0)
+        masm.load64(R.t0, 0, R.t0)
+        masm.load64(R.t0, index: R.t3, 0, R.t1)
+        misses.append(masm.branch64(.equal, R.t1, imm: 0))
+        let done = masm.jump()
+        masm.linkHere(property)
         masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
         slotAddress()
         masm.load64(R.t0, 0, R.t1)
+        masm.linkHere(done)
         store(R.t1, dst)
         return misses
     }

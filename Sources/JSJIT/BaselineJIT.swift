@@ -35,7 +35,8 @@ public final class BaselineJIT: JITBackend {
         let table = UnsafeMutablePointer<UInt>.allocate(capacity: count + 1)
         table.initialize(repeating: 0, count: count + 1)
         var compiler = BaselineCompiler(code: code, table: table, protoEpoch: runtime.protoEpochAddress,
-                                        globalObject: runtime.realm.global.cell)
+                                        globalObject: runtime.realm.global.cell,
+                                        lexicalValues: runtime.lexicalValuesCell)
         let buffer = compiler.compile()
         let block: ExecutableMemory.Block
         do {

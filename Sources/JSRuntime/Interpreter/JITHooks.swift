@@ -121,6 +121,12 @@ extension Runtime {
         return Array(rows.sorted { $0.1 > $1.1 }.prefix(n))
     }
 
+    /// The cell that points to the global lexical bindings' values (`LexicalValues`).
+    public var lexicalValuesCell: UnsafeRawPointer { UnsafeRawPointer(realm.lexicalValues.cell) }
+    /// The holder value a global cache entry has for a lexical binding (its slot indexes
+    /// the lexical values).
+    public static var lexicalHolderBits: UInt64 { UInt64(UInt(bitPattern: lexicalHolder)) }
+
     /// The prototype epoch (UInt32) that inherited inline-cache entries are valid for.
     public var protoEpochAddress: UnsafeRawPointer { UnsafeRawPointer(protoEpochCell) }
 
