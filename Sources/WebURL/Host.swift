@@ -76,6 +76,7 @@ public enum Host: Equatable, Hashable, Sendable {
         // 2. Non-special: an opaque host.
         if isOpaque {
             if input.contains(where: isForbiddenHost) { return nil }
+            if input.isEmpty { return .empty }
             return .opaque(percentEncode(input, .c0Control))
         }
         // 4. domain = UTF-8 decode without BOM of the percent-decoding of input.

@@ -6,14 +6,12 @@ public enum IDNA {
     /// UTS #46 ToASCII with the URL Standard's options; nil on any error.
     public static func toASCII(_ domain: String) -> String? {
         let scalars = Array(domain.unicodeScalars)
-        // The URL Standard's fast path: an ASCII domain with no "xn--" label is lowercased.
+        // An ASCII domain is only lowercased: the URL Standard leaves ASCII labels, "xn--" ones
+        // included, to the forbidden-code-point and IPv4 checks that follow.
         if scalars.allSatisfy(\.isASCII) {
             var lower = String.UnicodeScalarView()
             for s in scalars { lower.append(s.value >= 0x41 && s.value <= 0x5A ? Unicode.Scalar(s.value + 32)! : s) }
-            let str = String(lower)
-            if !str.split(separator: ".", omittingEmptySubsequences: false).contains(where: { $0.hasPrefix("xn--") }) {
-                return str
-            }
+            return String(lower)
         }
         guard let labels = process(scalars) else { return nil }
         var out = ""

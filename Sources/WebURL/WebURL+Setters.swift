@@ -1,4 +1,6 @@
-// The URL interface's setters (https://url.spec.whatwg.org/#urlutils-members).
+// The URL interface's setters (https://url.spec.whatwg.org/#urlutils-members). As in the
+// standard, a setter whose parse fails part-way keeps what was set before the failure
+// (`host = "example.com:65536"` sets the host, not the port).
 
 extension WebURL {
     /// `href` setter: false (TypeError) when the value does not parse.
@@ -25,14 +27,12 @@ extension WebURL {
 
     public mutating func setHost(_ value: String) {
         if hasOpaquePath { return }
-        var copy = self
-        if URLParser.basicParse(value, base: nil, url: &copy, stateOverride: .host) { self = copy }
+        URLParser.basicParse(value, base: nil, url: &self, stateOverride: .host)
     }
 
     public mutating func setHostname(_ value: String) {
         if hasOpaquePath { return }
-        var copy = self
-        if URLParser.basicParse(value, base: nil, url: &copy, stateOverride: .hostname) { self = copy }
+        URLParser.basicParse(value, base: nil, url: &self, stateOverride: .hostname)
     }
 
     public mutating func setPort(_ value: String) {
@@ -41,15 +41,13 @@ extension WebURL {
             port = nil
             return
         }
-        var copy = self
-        if URLParser.basicParse(value, base: nil, url: &copy, stateOverride: .port) { self = copy }
+        URLParser.basicParse(value, base: nil, url: &self, stateOverride: .port)
     }
 
     public mutating func setPathname(_ value: String) {
         if hasOpaquePath { return }
-        var copy = self
-        copy.path = .segments([])
-        if URLParser.basicParse(value, base: nil, url: &copy, stateOverride: .pathStart) { self = copy }
+        path = .segments([])
+        URLParser.basicParse(value, base: nil, url: &self, stateOverride: .pathStart)
     }
 
     public mutating func setSearch(_ value: String) {
@@ -59,9 +57,8 @@ extension WebURL {
             return
         }
         let input = value.hasPrefix("?") ? String(value.unicodeScalars.dropFirst()) : value
-        var copy = self
-        copy.query = ""
-        if URLParser.basicParse(input, base: nil, url: &copy, stateOverride: .query) { self = copy }
+        query = ""
+        URLParser.basicParse(input, base: nil, url: &self, stateOverride: .query)
     }
 
     public mutating func setHash(_ value: String) {
@@ -71,9 +68,8 @@ extension WebURL {
             return
         }
         let input = value.hasPrefix("#") ? String(value.unicodeScalars.dropFirst()) : value
-        var copy = self
-        copy.fragment = ""
-        if URLParser.basicParse(input, base: nil, url: &copy, stateOverride: .fragment) { self = copy }
+        fragment = ""
+        URLParser.basicParse(input, base: nil, url: &self, stateOverride: .fragment)
     }
 
     /// Replaces the query with serialized name-value pairs (`searchParams` updates).
