@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "sable-contentblock", targets: ["sable-contentblock"]),
         .library(name: "WebURL", targets: ["WebURL"]),
         .executable(name: "wpt-url", targets: ["WPTURL"]),
+        .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -95,5 +96,12 @@ let package = Package(
         .testTarget(name: "WebURLTests", dependencies: ["WebURL"], swiftSettings: strict),
         // Conformance: the web-platform-tests URL data (../shared/wpt-url) with a ratchet.
         .executableTarget(name: "WPTURL", dependencies: ["WebURL"], path: "Conformance/WPTURL", swiftSettings: strict),
+        // Layer: process cores. The networking process over libcurl (apt install
+        // libcurl4-openssl-dev): fetches, redirects, cookies, the request-policy hook for the
+        // content blocker, and the service loop over the networking message set (EngineIPC).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "NetworkingCore", dependencies: ["CCurl", "EngineIPC", "WebURL"], swiftSettings: strict),
+        .testTarget(name: "NetworkingCoreTests", dependencies: ["NetworkingCore", "EngineIPC", "WebURL"],
+                    swiftSettings: strict),
     ]
 )

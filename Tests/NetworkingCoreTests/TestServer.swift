@@ -1,0 +1,121 @@
+import Foundation
+
+/// A small HTTP server on 127.0.0.1 for the tests: python3's http.server with a handler for
+/// each case (redirects, 404, gzip, cookies, a slow answer). No internet needed.
+final class TestServer: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static let script = #"""
+import gzip, http.server, socketserver, sys, time
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args): pass
+
+    def send(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_HEAD(self): self.do_GET()
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        data = self.rfile.read(n)
+        if self.path == "/post-redirect":
+            return self.send(303, headers=[("Location", "/method")])
+        self.send(200, b"POST " + data)
+
+    def do_GET(self):
+        p = self.path
+        if p == "/hello":
+            self.send(200, b"hello", [("Content-Type", "text/plain")])
+        elif p == "/redirect":
+            self.send(302, headers=[("Location", "/hello")])
+        elif p == "/redirect-chain":
+            self.send(301, headers=[("Location", "redirect")])
+        elif p == "/redirect-loop":
+            self.send(302, headers=[("Location", "/redirect-loop")])
+        elif p == "/missing":
+            self.send(404, b"not found")
+        elif p == "/gzip":
+            accepted = self.headers.get("Accept-Encoding", "")
+            if "gzip" in accepted:
+                self.send(200, gzip.compress(b"compressed " * 100), [("Content-Encoding", "gzip")])
+            else:
+                self.send(406, b"no gzip offered")
+        elif p == "/set-cookie":
+            self.send(200, b"set", [("Set-Cookie", "session=abc123; Path=/")])
+        elif p == "/echo-cookie":
+            self.send(200, self.headers.get("Cookie", "").encode())
+        elif p == "/method":
+            self.send(200, self.command.encode())
+        elif p == "/echo-header":
+            self.send(200, self.headers.get("X-Test", "").encode())
+        elif p == "/slow":
+            time.sleep(3)
+            self.send(200, b"late")
+        elif p == "/big":
+            self.send(200, b"x" * 100000)
+        else:
+            self.send(404, b"?")
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""#
+
+    init() throws {
+        let path = NSTemporaryDirectory() + "sable-test-server-\(getpid()).py"
+        try TestServer.script.write(toFile: path, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        // The first line is the port it bound.
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data([0x0A]) { break }
+            line.append(byte)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+func unusedPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+    }
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+    }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
