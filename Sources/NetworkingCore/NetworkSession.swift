@@ -203,10 +203,12 @@ public final class NetworkSession {
         _ = sable_curl_setopt_callback(h, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             let state = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let n = size * count
-            let line = data!.withMemoryRebound(to: UInt8.self, capacity: n) {
-                String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+            // The line without its CR LF (bytes: "\r\n" is one Character in Swift).
+            let trimmed = data!.withMemoryRebound(to: UInt8.self, capacity: n) { p -> String in
+                var end = n
+                while end > 0 && (p[end - 1] == 0x0A || p[end - 1] == 0x0D) { end -= 1 }
+                return String(decoding: UnsafeBufferPointer(start: p, count: end), as: UTF8.self)
             }
-            let trimmed = line.hasSuffix("\r\n") ? String(line.dropLast(2)) : (line.hasSuffix("\n") ? String(line.dropLast()) : line)
             if trimmed.hasPrefix("HTTP/") {
                 // A status line starts a new response (after 100 Continue, say).
                 state.headers = []

@@ -50,10 +50,11 @@ public struct NetworkingService {
                 log("networking: closing the connection to \(peer): \(error)")
                 return error
             }
-            do {
-                do {
+            do throws(IPCError) {
+                do throws(IPCError) {
                     try connection.send(message: reply)
                 } catch .oversized(let size) {
+                    // A body over the frame limit: the client gets the reason instead.
                     guard case .response(let r) = reply else { throw IPCError.oversized(size) }
                     try connection.send(message: NetworkingMessage.failure(id: r.id, .tooLarge("response of \(size) bytes")))
                 }

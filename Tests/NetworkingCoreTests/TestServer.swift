@@ -90,14 +90,16 @@ server.serve_forever()
             line.append(byte)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
     }
 
     deinit {
-        process.terminate()
+        // SIGKILL: the child inherits the test runner's signal mask, in which SIGTERM may be
+        // blocked (Process.terminate() then waits forever).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
