@@ -20,4 +20,9 @@ static inline CURLcode sable_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { r
 static inline CURLcode sable_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode sable_curl_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLSHcode sable_curl_share_lock(CURLSH *s, curl_lock_data d) { return curl_share_setopt(s, CURLSHOPT_SHARE, d); }
+
+static inline CURLSHcode sable_curl_share_set_locks(CURLSH *s, curl_lock_function lock, curl_unlock_function unlock) {
+    CURLSHcode rc = curl_share_setopt(s, CURLSHOPT_LOCKFUNC, lock);
+    return rc != CURLSHE_OK ? rc : curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, unlock);
+}
 #endif

@@ -9,8 +9,10 @@ import WebURL
 /// (so the request policy sees each), compression, a cookie jar in the profile directory,
 /// time limits, and every failure as a `FetchError` value. HTTP error statuses are responses.
 ///
-/// Not thread-safe: one session is used from one thread (the networking process's loop).
-public final class NetworkSession {
+/// Fetches may run on several threads at once (one per client connection): the cookie store,
+/// DNS cache and connections are libcurl shares with locks; everything else is immutable
+/// after `init`. The policy is called on the fetching thread.
+public final class NetworkSession: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Where `cookies.txt` lives (Netscape format, libcurl's); nil: cookies kept in memory.
         public var profileDirectory: String?
@@ -29,8 +31,8 @@ public final class NetworkSession {
     }
 
     public let configuration: Configuration
-    /// Decides each request before it is sent (the content blocker).
-    public var policy: RequestPolicy?
+    /// Decides each request before it is sent (the content blocker). Set before fetching.
+    public let policy: RequestPolicy?
     let cookieShare = CurlShare(cookies: true)
     let plainShare = CurlShare(cookies: false)
     let cookieJarPath: String?

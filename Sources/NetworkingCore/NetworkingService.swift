@@ -6,12 +6,12 @@ import EngineIPC
 /// The networking process's side of one client connection: validated `NetworkingMessage`s
 /// in, fetches through the session, responses out. A malformed, oversized or unexpected
 /// message closes that connection (and only that one) and is logged.
-public struct NetworkingService {
+public struct NetworkingService: Sendable {
     public let session: NetworkSession
     /// Where misbehaving peers are reported (stderr by default).
-    public var log: (String) -> Void
+    public var log: @Sendable (String) -> Void
 
-    public init(session: NetworkSession, log: @escaping (String) -> Void = NetworkingService.logToStandardError) {
+    public init(session: NetworkSession, log: @escaping @Sendable (String) -> Void = NetworkingService.logToStandardError) {
         self.session = session
         self.log = log
     }

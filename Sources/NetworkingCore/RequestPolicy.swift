@@ -2,8 +2,9 @@ import EngineIPC
 import WebURL
 
 /// What the networking process asks about each request before it is sent (the first one and
-/// every redirect): the hook where the content blocker decides.
-public protocol RequestPolicy: AnyObject {
+/// every redirect): the hook where the content blocker decides. Called on the fetching thread,
+/// possibly several at once.
+public protocol RequestPolicy: AnyObject, Sendable {
     func decide(_ request: RequestInfo) -> RequestDecision
 }
 

@@ -141,7 +141,7 @@ import WebURL
 
     // MARK: - The request-policy hook (the content blocker's place)
 
-    final class Policy: RequestPolicy {
+    final class Policy: RequestPolicy, @unchecked Sendable {
         var seen: [String] = []
         let decide: (RequestInfo) -> RequestDecision
         init(_ decide: @escaping (RequestInfo) -> RequestDecision) { self.decide = decide }
