@@ -181,7 +181,24 @@ for file in ["toascii.json", "IdnaTestV2.json"] {
         guard case .object = item, let input = item["input"]?.string, let output = item["output"] else { continue }
         defer { index += 1 }
         let id = "\(file):\(index)"
-        let url = WebURL("https://" + input + "/x")
+        var hostInput = input
+        if file == "IdnaTestV2.json" {
+            // As wpt's IdnaTestV2.window.js: the empty input cannot go through the URL parser,
+            // and code points that end a host are percent-encoded so they reach the host parser.
+            if input.isEmpty { continue }
+            hostInput = ""
+            for c in input.unicodeScalars {
+                switch c {
+                case ":": hostInput += "%3A"
+                case "/": hostInput += "%2F"
+                case "?": hostInput += "%3F"
+                case "#": hostInput += "%23"
+                case "\\": hostInput += "%5C"
+                default: hostInput.unicodeScalars.append(c)
+                }
+            }
+        }
+        let url = WebURL("https://" + hostInput + "/x")
         if let want = output.string {
             var problems: [String] = []
             if let url {
