@@ -38,8 +38,9 @@ enum Punycode {
             n = m
             for c in input {
                 if c.value < n {
-                    delta += 1
-                    if delta == 0 { return nil }
+                    let (d, o) = delta.addingReportingOverflow(1)
+                    guard !o else { return nil }
+                    delta = d
                 }
                 if c.value == n {
                     var q = delta
@@ -57,7 +58,9 @@ enum Punycode {
                     h += 1
                 }
             }
-            delta += 1
+            let (d, o) = delta.addingReportingOverflow(1)
+            guard !o else { return nil }
+            delta = d
             n += 1
         }
         return String(out)
