@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "WebURL", targets: ["WebURL"]),
         .executable(name: "wpt-url", targets: ["WPTURL"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
+        .executable(name: "sable-fetch", targets: ["sable-fetch"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -101,6 +102,8 @@ let package = Package(
         // content blocker, and the service loop over the networking message set (EngineIPC).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "NetworkingCore", dependencies: ["CCurl", "EngineIPC", "WebURL"], swiftSettings: strict),
+        // The sable-fetch command (one fetch, as the networking process does it): a thin main.
+        .executableTarget(name: "sable-fetch", dependencies: ["NetworkingCore", "EngineIPC"], swiftSettings: strict),
         .testTarget(name: "NetworkingCoreTests", dependencies: ["NetworkingCore", "EngineIPC", "WebURL"],
                     swiftSettings: strict),
     ]

@@ -79,7 +79,7 @@ public struct FetchResponse: Equatable, Sendable {
 }
 
 /// Why a fetch produced no response. Each case carries a human-readable detail.
-public enum FetchError: Error, Equatable, Sendable {
+public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The URL does not parse, or is not http(s).
     case invalidURL(String)
     /// The host name did not resolve.
@@ -123,6 +123,24 @@ public enum FetchError: Error, Equatable, Sendable {
              .other(let s):
             return s
         }
+    }
+
+    /// What the host shows in place of the page.
+    public var description: String {
+        let what: String
+        switch self {
+        case .invalidURL: what = "Invalid URL"
+        case .dnsFailure: what = "Server not found"
+        case .connectionRefused: what = "Connection refused"
+        case .connectionFailed: what = "Connection failed"
+        case .tlsFailure: what = "Secure connection failed"
+        case .timedOut: what = "Timed out"
+        case .redirectFailure: what = "Redirect failed"
+        case .blocked: what = "Blocked by the content blocker"
+        case .tooLarge: what = "Response too large"
+        case .other: what = "Network error"
+        }
+        return detail.isEmpty ? what : what + ": " + detail
     }
 
     init?(code: UInt8, detail: String) {
