@@ -175,8 +175,8 @@ public final class NetworkSession: @unchecked Sendable {
         } else {
             _ = sable_curl_setopt_share(h, plainShare.handle)
         }
-        for header in headers {
-            // A Cookie header from the client is dropped: cookies come from the jar only.
+        for header in headers where header.isValid {
+            // With cookies stripped, a Cookie header from the client is dropped too.
             if !cookies && header.name.lowercased() == "cookie" { continue }
             list = curl_slist_append(list, header.name + ": " + header.value)
         }
@@ -219,7 +219,10 @@ public final class NetworkSession: @unchecked Sendable {
             } else if let colon = trimmed.firstIndex(of: ":") {
                 let name = String(trimmed[..<colon])
                 let value = String(trimmed[trimmed.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
-                state.headers.append(HTTPHeader(name, value))
+                // Only what the message set carries: a server's odd header is dropped here
+                // rather than making the client refuse the whole response.
+                let header = HTTPHeader(name, value)
+                if header.isValid && state.headers.count < NetworkingMessage.maxHeaders { state.headers.append(header) }
             }
             return n
         }

@@ -61,6 +61,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif p == "/slow":
             time.sleep(3)
             self.send(200, b"late")
+        elif p == "/odd-headers":
+            self.send(200, b"odd", [("Bad Name", "x")] + [("X-N", str(i)) for i in range(300)])
         elif p == "/big":
             self.send(200, b"x" * 100000)
         else:

@@ -18,6 +18,12 @@ public struct HTTPHeader: Equatable, Hashable, Sendable {
         self.name = name
         self.value = value
     }
+
+    /// The name is an HTTP token and the value holds no CR, LF or NUL: what the networking
+    /// message set accepts (and what cannot smuggle another header into a request).
+    public var isValid: Bool {
+        NetworkingMessage.isToken(name) && value.utf8.allSatisfy { $0 != 0 && $0 != 0x0A && $0 != 0x0D }
+    }
 }
 
 /// What a request loads, as the content blocker's `resource-type` sees it.
@@ -171,7 +177,8 @@ public enum NetworkingMessage: Equatable, Sendable, MessageSet {
     public static let maxRequestPayload = 16 << 20
     /// The payload limit for what the networking process sends (a response body).
     public static let maxResponsePayload = Frame.defaultMaxPayload
-    static let maxHeaders = 256
+    /// The most header fields a request or response may carry.
+    public static let maxHeaders = 256
     static let maxURLBytes = 1 << 20
 
     enum Kind: UInt16 {
@@ -229,9 +236,9 @@ public enum NetworkingMessage: Equatable, Sendable, MessageSet {
         for _ in 0..<n {
             let name = try r.string()
             let value = try r.string()
-            guard isToken(name) else { throw .malformed("bad header name") }
-            guard value.utf8.allSatisfy({ $0 != 0 && $0 != 0x0A && $0 != 0x0D }) else { throw .malformed("bad header value") }
-            headers.append(HTTPHeader(name, value))
+            let header = HTTPHeader(name, value)
+            guard header.isValid else { throw .malformed("bad header") }
+            headers.append(header)
         }
         return headers
     }
