@@ -67,7 +67,7 @@ public struct NetworkingService: Sendable {
 }
 
 /// A client of the networking process over one connection (the content process's side).
-public struct NetworkingClient {
+public struct NetworkingClient: Sendable {
     public var connection: Connection
 
     public init(connection: Connection) {

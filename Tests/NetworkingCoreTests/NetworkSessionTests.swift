@@ -139,6 +139,23 @@ import WebURL
         #expect(try NetworkSession().fetch(request).get().body == Array("value 1".utf8))
     }
 
+    @Test func tls() throws {
+        let (certificate, key) = try makeSelfSignedCertificate()
+        let tlsServer = try TestServer(certificate: certificate, key: key)
+        // Not trusted: a TLS failure value.
+        let untrusted = get(NetworkSession(), tlsServer.base + "/hello")
+        guard case .failure(.tlsFailure) = untrusted else {
+            Issue.record("expected tlsFailure, got \(untrusted)")
+            return
+        }
+        // Trusted through the session's CA bundle: a response, over HTTPS.
+        var configuration = NetworkSession.Configuration()
+        configuration.caBundle = certificate
+        let response = try get(NetworkSession(configuration: configuration), tlsServer.base + "/redirect").get()
+        #expect(response.body == Array("hello".utf8))
+        #expect(response.url == tlsServer.base + "/hello")
+    }
+
     // MARK: - The request-policy hook (the content blocker's place)
 
     final class Policy: RequestPolicy, @unchecked Sendable {

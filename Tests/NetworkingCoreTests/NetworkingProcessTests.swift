@@ -43,6 +43,24 @@ import EngineIPC
         #expect(throws: IPCError.closed) { try clients[0].connection.receive(deadline: deadline()) }
         try clients[1].ping(7, deadline: deadline())
 
+        // Each endpoint has its own thread: a slow fetch on one does not hold up the other.
+        let third = try {
+            try host.send(message: NetworkingControlMessage.newEndpoint(id: 3, peer: "content 3"))
+            #expect(try host.receive(NetworkingControlMessage.self, deadline: deadline()) == .endpoint(id: 3))
+            return NetworkingClient(connection: Connection(fd: try host.receiveDescriptor(deadline: deadline()), noSignal: true))
+        }()
+        let slowDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? third.fetch(FetchRequest(id: 20, url: server.base + "/slow"))
+            slowDone.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let start = Date()
+        _ = try clients[1].fetch(FetchRequest(id: 21, url: server.base + "/hello"), deadline: deadline()).get()
+        #expect(Date().timeIntervalSince(start) < 1.5)
+        slowDone.wait()
+        third.connection.close()
+
         try host.send(message: NetworkingControlMessage.shutdown)
         done.wait()
         #expect(outcome == nil)

@@ -5,7 +5,8 @@ import Foundation
 final class TestServer: @unchecked Sendable {
     let process = Process()
     let port: Int
-    var base: String { "http://127.0.0.1:\(port)" }
+    let scheme: String
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
 
     static let script = #"""
 import gzip, http.server, socketserver, sys, time
@@ -72,15 +73,22 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 server = Server(("127.0.0.1", 0), Handler)
+if len(sys.argv) > 2:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[1], sys.argv[2])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()
 """#
 
-    init() throws {
+    /// With a certificate and key (PEM files), the server speaks HTTPS.
+    init(certificate: String? = nil, key: String? = nil) throws {
         let path = NSTemporaryDirectory() + "sable-test-server-\(getpid()).py"
         try TestServer.script.write(toFile: path, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path]
+        process.arguments = ["python3", path] + [certificate, key].compactMap { $0 }
+        scheme = certificate == nil ? "http" : "https"
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -104,6 +112,22 @@ server.serve_forever()
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
+}
+
+/// A self-signed certificate for 127.0.0.1 made with openssl(1): (certificate, key) paths.
+func makeSelfSignedCertificate() throws -> (String, String) {
+    let dir = NSTemporaryDirectory() + "sable-tls-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let openssl = Process()
+    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                         "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem"]
+    openssl.standardError = FileHandle.nullDevice
+    try openssl.run()
+    openssl.waitUntilExit()
+    guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    return (dir + "/cert.pem", dir + "/key.pem")
 }
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
