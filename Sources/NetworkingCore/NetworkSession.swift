@@ -5,7 +5,7 @@ import CCurl
 import EngineIPC
 import WebURL
 
-/// The networking process's HTTP(S) client over libcurl: redirects followed one hop at a time
+/// The networking process's HTTP(S) client over libcurl (and `data:` URLs, decoded here): redirects followed one hop at a time
 /// (so the request policy sees each), compression, a cookie jar in the profile directory,
 /// time limits, and every failure as a `FetchError` value. HTTP error statuses are responses.
 ///
@@ -76,6 +76,12 @@ public final class NetworkSession: @unchecked Sendable {
 
     /// Fetches a request: the final response after redirects, or why there is none.
     public func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+        // data: URLs need no network (Fetch Standard, scheme fetch: 200 with the MIME type).
+        if let url = WebURL(request.url), url.scheme == "data" {
+            guard let data = DataURL(url) else { return .failure(.invalidURL(request.url)) }
+            return .success(FetchResponse(id: request.id, url: url.href, status: 200, statusText: "OK",
+                                          headers: [HTTPHeader("Content-Type", data.mimeType)], body: data.body))
+        }
         guard var url = WebURL(request.url), url.scheme == "http" || url.scheme == "https" else {
             return .failure(.invalidURL(request.url))
         }

@@ -116,12 +116,19 @@ import WebURL
     }
 
     @Test func invalidURLs() {
-        for url in ["not a url", "ftp://127.0.0.1/", "file:///etc/passwd", "data:text/plain,x"] {
+        for url in ["not a url", "ftp://127.0.0.1/", "file:///etc/passwd", "data:text/plain", "data:;base64,a"] {
             guard case .failure(.invalidURL) = NetworkSession().fetch(FetchRequest(id: 1, url: url)) else {
                 Issue.record("expected invalidURL for \(url)")
                 continue
             }
         }
+    }
+
+    @Test func dataURLs() throws {
+        let response = try NetworkSession().fetch(FetchRequest(id: 4, url: "data:text/javascript;base64,MSsx")).get()
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "text/javascript")
+        #expect(response.body == Array("1+1".utf8))
     }
 
     @Test func dnsFailureIsAnError() {

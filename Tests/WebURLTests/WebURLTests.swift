@@ -125,3 +125,25 @@ func registrableDomain(_ host: String, _ expected: String?) {
     }
     #expect(parsed > 1000)
 }
+
+@Test(arguments: [
+    ("data:,Hello%2C%20World!", "text/plain;charset=US-ASCII", "Hello, World!"),
+    ("data:text/html,<p>hi</p>", "text/html", "<p>hi</p>"),
+    ("data:text/plain;base64,SGVsbG8=", "text/plain", "Hello"),
+    ("data:;base64,SGV sbG8", "text/plain;charset=US-ASCII", "Hello"),
+    ("data: text/css ;charset=utf-8,a{}#frag", "text/css ;charset=utf-8", "a{}"),
+    ("data:x;BASE64  ,SGk", "text/plain;charset=US-ASCII", "Hi"),
+] as [(String, String, String)])
+func dataURLs(_ input: String, _ mime: String, _ body: String) throws {
+    let url = try #require(WebURL(input))
+    let data = try #require(DataURL(url))
+    #expect(data.mimeType == mime)
+    #expect(String(decoding: data.body, as: UTF8.self) == body)
+}
+
+@Test func dataURLFailures() {
+    #expect(DataURL(WebURL("data:text/plain")!) == nil)            // no comma
+    #expect(DataURL(WebURL("data:;base64,a")!) == nil)              // length % 4 == 1
+    #expect(DataURL(WebURL("data:;base64,a*bc")!) == nil)           // not base64
+    #expect(DataURL(WebURL("http://x/")!) == nil)
+}
