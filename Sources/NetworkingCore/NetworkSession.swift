@@ -5,9 +5,10 @@ import CCurl
 import EngineIPC
 import WebURL
 
-/// The networking process's HTTP(S) client over libcurl (and `data:` URLs, decoded here): redirects followed one hop at a time
-/// (so the request policy sees each), compression, a cookie jar in the profile directory,
-/// time limits, and every failure as a `FetchError` value. HTTP error statuses are responses.
+/// The networking process's HTTP(S) client over libcurl (`data:` URLs are decoded here):
+/// redirects followed one hop at a time (so the request policy sees each), compression, a
+/// cookie jar in the profile directory, time limits, and every failure as a `FetchError`
+/// value. HTTP error statuses are responses.
 ///
 /// Fetches may run on several threads at once (one per client connection): the cookie store,
 /// DNS cache and connections are libcurl shares with locks; everything else is immutable

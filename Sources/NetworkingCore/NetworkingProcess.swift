@@ -54,6 +54,15 @@ public final class NetworkingProcess: Sendable {
         }
     }
 
+    /// The networking role's whole `main`: serves the host on `controlFD` with a session whose
+    /// cookie jar is in `profileDirectory`; returns the exit status (0 after `shutdown`, 1 when
+    /// the host went away or misbehaved).
+    public static func roleMain(controlFD: Int32, profileDirectory: String?) -> Int32 {
+        let session = NetworkSession(configuration: .init(profileDirectory: profileDirectory))
+        let process = NetworkingProcess(control: Connection(fd: controlFD, noSignal: true), session: session)
+        return process.run() == nil ? 0 : 1
+    }
+
     func serveOnNewThread(_ connection: Connection, peer: String) {
         let service = NetworkingService(session: session) { [self] line in
             NetworkingService.logToStandardError(line)
