@@ -53,6 +53,40 @@ import EngineIPC
         #expect(log.all.isEmpty)
     }
 
+    @Test func fetchesOnOneConnectionRunConcurrently() throws {
+        let server = try TestServer()
+        let (connection, finish) = start(Log())
+        let client = NetworkingClient(connection: connection)
+        try client.send(FetchRequest(id: 1, url: server.base + "/slow"))
+        try client.send(FetchRequest(id: 2, url: server.base + "/hello"))
+        try client.ping(3)  // answered while both fetches run
+        let deadline = Clock.monotonicNanoseconds() + 10_000_000_000
+        let first = try client.nextOutcome(deadline: deadline)
+        #expect(first.id == 2)
+        let second = try client.nextOutcome(deadline: deadline)
+        #expect(second.id == 1)
+        #expect(try second.result.get().body == Array("late".utf8))
+        connection.close()
+        #expect(finish() == .closed)
+    }
+
+    @Test func garbageWhileAFetchRunsClosesAtOnce() throws {
+        let server = try TestServer()
+        let log = Log()
+        let (connection, finish) = start(log)
+        let client = NetworkingClient(connection: connection)
+        try client.send(FetchRequest(id: 1, url: server.base + "/slow"))
+        try connection.writeAll([1, 2, 3])  // a truncated header, then end of file
+        Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+        // The client sees end of file before the slow fetch is done.
+        let start = Date()
+        #expect(throws: IPCError.closed) { try connection.receive(deadline: Clock.monotonicNanoseconds() + 10_000_000_000) }
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(finish() != .closed)
+        #expect(log.all.count == 1)
+        connection.close()
+    }
+
     static let badFrames: [(String, [UInt8])] = [
         ("unknown kind", Frame(kind: 99, payload: []).encoded()),
         ("other version", Frame(kind: 1, payload: [0, 0, 0, 0]).encoded(version: 77)),
