@@ -137,6 +137,8 @@ public enum WorkerMain {
         defer { rt.heap.gcStress = false }
         do {
             let value = try rt.evaluateScript(source)
+            // Promise reactions run before the result goes back, as in jsrun.
+            try rt.runJobs()
             let text = (try? rt.inspect(value, depth: 0, top: false)) ?? "?"
             return EvaluateResult(id: request.id, status: 0, value: OutputBuffer.clip(text), output: output.text)
         } catch {
