@@ -35,6 +35,9 @@ public struct EvaluateRequest: Equatable, Sendable {
     public var captureOutput = false
     /// The JS heap limit in bytes (0: none).
     public var maxHeapBytes: UInt64 = 0
+    /// Defines the global `scriptArgs` (a frozen array of these strings) before the
+    /// script runs (jsrun's arguments: no separate request, no script to compile).
+    public var scriptArgs: [String]?
 
     public init(id: UInt32, name: String, source: [UInt8]) {
         self.id = id
@@ -101,10 +104,15 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.gcStress { flags |= 4 }
             if e.captureOutput { flags |= 8 }
             if e.gcStats { flags |= 16 }
+            if e.scriptArgs != nil { flags |= 32 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
             w.blob(e.source)
+            if let args = e.scriptArgs {
+                w.u32(UInt32(args.count))
+                for a in args { w.string(a) }
+            }
         case .result(let r):
             kind = .result
             w.u32(r.id)
@@ -135,7 +143,7 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~31 == 0 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~63 == 0 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
@@ -144,6 +152,14 @@ public enum WorkerMessage: Equatable, Sendable {
             e.captureOutput = flags & 8 != 0
             e.gcStats = flags & 16 != 0
             e.maxHeapBytes = maxHeap
+            if flags & 32 != 0 {
+                let count = try r.u32()
+                // Each string takes at least its 4-byte length: a bad count fails here.
+                guard Int(count) <= r.remaining / 4 else { throw .malformed("bad scriptArgs count") }
+                var args: [String] = []
+                for _ in 0..<count { args.append(try r.string()) }
+                e.scriptArgs = args
+            }
             self = .evaluate(e)
         case .result:
             let id = try r.u32()

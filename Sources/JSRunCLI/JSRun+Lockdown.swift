@@ -29,17 +29,21 @@ extension JSRun {
             FileIO.err("jsrun: cannot read \(error.message)\n")
             return 2
         }
-        var request = EvaluateRequest(id: 2, name: name, source: bytes)
+        var request = EvaluateRequest(id: 1, name: name, source: bytes)
         request.printResult = printResult
         request.dumpBytecode = options.dumpBytecode
         request.gcStress = options.gcStress
         request.gcStats = options.gcStats
         request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)
-        do {
+        request.scriptArgs = args
+        do throws(Supervisor.End) {
+            // Queued behind `lockdown` on the socket: the worker reads it once locked down,
+            // without waiting for this process to see `lockedDown` first (no round trip).
+            try supervisor.send(.evaluate(request))
             try supervisor.awaitLockedDown()
-            // scriptArgs first: a request of its own, so the script's positions are untouched.
-            _ = try supervisor.request(.evaluate(EvaluateRequest(id: 1, name: "[scriptArgs]", source: scriptArgsSource(args))))
-            let result = try supervisor.request(.evaluate(request))
+            guard case .result(let result) = try supervisor.receive() else {
+                throw supervisor.fail(.protocolError("expected a result"))
+            }
             _ = supervisor.finish()
             return result.status
         } catch {

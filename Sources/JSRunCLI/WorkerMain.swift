@@ -109,6 +109,7 @@ public enum WorkerMain {
 
     /// Runs one request in the worker's runtime (globals persist between requests).
     static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {
+        if let args = request.scriptArgs { try? rt.defineScriptArgs(args) }
         let source = SourceFile(name: request.name, bytes: request.source)
         var options = Execute.Options()
         options.gcStress = request.gcStress
