@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import EngineIPC
 import Lockdown
 
@@ -45,10 +48,19 @@ extension JSRun {
                 throw supervisor.fail(.protocolError("expected a result"))
             }
             _ = supervisor.finish()
+            if options.gcStats { FileIO.err(peakRSS()) }
             return result.status
         } catch {
             return finish(error, s)
         }
+    }
+
+    /// `--stats`: the peak RSS of the worker (reaped by now) and of this process.
+    static func peakRSS() -> String {
+        var worker = rusage(), me = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &worker)
+        getrusage(RUSAGE_SELF.rawValue, &me)
+        return "jsrun: stats: peak RSS \(worker.ru_maxrss) KiB worker, \(me.ru_maxrss) KiB jsrun\n"
     }
 
     static func finish(_ end: Supervisor.End, _ s: Supervisor.Settings) -> Int32 {
