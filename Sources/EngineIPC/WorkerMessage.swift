@@ -73,7 +73,9 @@ public struct EvaluateResult: Equatable, Sendable {
 
 public enum WorkerMessage: Equatable, Sendable {
     case hello(pid: Int32)
-    case lockdown(policyVersion: UInt32, addressSpaceLimit: UInt64, mode: ViolationMode)
+    /// `filter`: the policy compiled by the supervisor (a classic BPF program for the
+    /// worker's pid and executable region), or empty: the worker compiles its own.
+    case lockdown(policyVersion: UInt32, addressSpaceLimit: UInt64, mode: ViolationMode, filter: [UInt8] = [])
     case lockedDown
     case evaluate(EvaluateRequest)
     case result(EvaluateResult)
@@ -92,8 +94,8 @@ public enum WorkerMessage: Equatable, Sendable {
         let kind: Kind
         switch self {
         case .hello(let pid): kind = .hello; w.i32(pid)
-        case .lockdown(let version, let limit, let mode):
-            kind = .lockdown; w.u32(version); w.u64(limit); w.u8(mode.rawValue)
+        case .lockdown(let version, let limit, let mode, let filter):
+            kind = .lockdown; w.u32(version); w.u64(limit); w.u8(mode.rawValue); w.blob(filter)
         case .lockedDown: kind = .lockedDown
         case .evaluate(let e):
             kind = .evaluate
@@ -138,7 +140,7 @@ public enum WorkerMessage: Equatable, Sendable {
             let version = try r.u32()
             let limit = try r.u64()
             guard let mode = ViolationMode(rawValue: try r.u8()) else { throw .malformed("bad violation mode") }
-            self = .lockdown(policyVersion: version, addressSpaceLimit: limit, mode: mode)
+            self = .lockdown(policyVersion: version, addressSpaceLimit: limit, mode: mode, filter: try r.blob())
         case .lockedDown: self = .lockedDown
         case .evaluate:
             let id = try r.u32()

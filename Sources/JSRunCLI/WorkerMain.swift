@@ -21,7 +21,9 @@ public enum WorkerMain {
         return run(supervisor: parent)
     }
 
-    static func run(supervisor: Int32) -> Int32 {
+    /// `region`: the executable region a forking supervisor reserved for this worker
+    /// (nil: the worker reserves its own).
+    static func run(supervisor: Int32, region reserved: ExecutableRegion? = nil) -> Int32 {
         // Die with the supervisor; it may already be gone (then the pid differs).
         _ = sable_set_parent_death_signal(SIGKILL)
         if getppid() != supervisor { return 71 }
@@ -35,14 +37,14 @@ public enum WorkerMain {
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
         // The JIT's code pool: the only range the policy lets become executable.
-        guard let region = ExecutableRegion.reserve() else {
+        guard let region = reserved ?? ExecutableRegion.reserve() else {
             FileIO.err("jsrun worker: cannot reserve the executable region\n")
             return 71
         }
-        let policy = SystemCallPolicy.worker(pid: getpid(), executable: region)
+        let policy = { SystemCallPolicy.worker(pid: getpid(), executable: region) }
         do {
             try connection.send(.hello(pid: getpid()))
-            guard case .lockdown(let version, let addressSpace, let mode) = try connection.receiveMessage() else {
+            guard case .lockdown(let version, let addressSpace, let mode, let filter) = try connection.receiveMessage() else {
                 FileIO.err("jsrun worker: expected a lockdown message\n")
                 return 71
             }
@@ -60,7 +62,13 @@ public enum WorkerMain {
                 return 71
             }
             do {
-                try Lockdown.install(policy, mode: mode, reportFD: WorkerDescriptors.report)
+                // Compiled by the supervisor (for this pid and region) while this process
+                // created its runtime, or else here.
+                if filter.isEmpty {
+                    try Lockdown.install(policy(), mode: mode, reportFD: WorkerDescriptors.report)
+                } else {
+                    try Lockdown.install(compiled: filter, mode: mode, reportFD: WorkerDescriptors.report)
+                }
             } catch {
                 FileIO.err("jsrun worker: lockdown failed: \(error)\n")
                 return 71
@@ -90,7 +98,7 @@ public enum WorkerMain {
                     }
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: String(rc))))
                 case .sweep:
-                    let lines = Sweep.run(policy: policy)
+                    let lines = Sweep.run(policy: policy())
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: lines.joined(separator: "\n"))))
                 case .shutdown:
                     return 0
