@@ -61,6 +61,9 @@ public enum WorkerMain {
                 FileIO.err("jsrun worker: cannot drop capabilities: errno \(-dropped)\n")
                 return 71
             }
+            // The sweep (record mode only) compares with the policy: built while system
+            // calls are still allowed.
+            let sweepPolicy = mode == .record ? policy() : nil
             do {
                 // Compiled by the supervisor (for this pid and region) while this process
                 // created its runtime, or else here.
@@ -98,7 +101,7 @@ public enum WorkerMain {
                     }
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: String(rc))))
                 case .sweep:
-                    let lines = Sweep.run(policy: policy())
+                    let lines = Sweep.run(policy: sweepPolicy ?? policy())
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: lines.joined(separator: "\n"))))
                 case .shutdown:
                     return 0
