@@ -29,6 +29,9 @@ echo "== lockdown: forbidden operations in fresh workers, system-call sweep, ben
 .build/release/jsrun --lockdown-sweep
 tools/lockdown-compare.sh
 
+echo "== JIT: every bench script the same with --jit=eager as with --jit=off"
+tools/jit-compare.sh
+
 if [ -d "$TEST262/test" ]; then
     echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"
     .build/release/test262-parse --root "$TEST262" --expect Conformance/test262-parse.expect \
@@ -36,6 +39,9 @@ if [ -d "$TEST262/test" ]; then
     echo "== test262 through the interpreter (ratchet: Conformance/test262.expect)"
     .build/release/test262 --root "$TEST262" --expect Conformance/test262.expect \
         --results "$ROOT/.build/test262-results.txt"
+    echo "== test262 with the JIT eager (workers locked down for it; the same ratchet)"
+    .build/release/test262 --root "$TEST262" --jit eager --expect Conformance/test262.expect \
+        --results "$ROOT/.build/test262-jit-results.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
 fi
