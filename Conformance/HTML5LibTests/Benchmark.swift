@@ -41,7 +41,7 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
     }
     print(String(format: "best: %.1f MB/s", mb / best))
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     print("max RSS: \(usage.ru_maxrss / 1024) MB")
 
     // Deep nesting: 100,000 unclosed elements of each kind parse and free without recursion.

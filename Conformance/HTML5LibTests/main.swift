@@ -33,17 +33,25 @@ func usage() -> Never {
 
 var options = Options()
 var args = CommandLine.arguments.dropFirst()
+@MainActor func value() -> String {
+    guard let v = args.popFirst() else { usage() }
+    return v
+}
+@MainActor func number() -> Int {
+    guard let n = Int(value()) else { usage() }
+    return n
+}
 while let a = args.popFirst() {
     switch a {
-    case "--root": options.root = args.popFirst() ?? usage()
-    case "--expect": options.expect = args.popFirst() ?? usage()
+    case "--root": options.root = value()
+    case "--expect": options.expect = value()
     case "--update": options.update = true
     case "--verbose", "-v": options.verbose = true
-    case "--filter": options.filter = args.popFirst() ?? usage()
+    case "--filter": options.filter = value()
     case "--bench": options.bench = true
-    case "--size": options.sizeMB = Int(args.popFirst() ?? "") ?? usage()
-    case "--repeat": options.repeatCount = Int(args.popFirst() ?? "") ?? usage()
-    case "--parse": options.parseFile = args.popFirst() ?? usage()
+    case "--size": options.sizeMB = number()
+    case "--repeat": options.repeatCount = number()
+    case "--parse": options.parseFile = value()
     default: usage()
     }
 }
@@ -79,9 +87,11 @@ guard FileManager.default.fileExists(atPath: root + "/tree-construction") else {
 
 var all: [(String, Bool, String)] = []
 var perFile: [(String, Int, Int)] = []
-func runDir(_ dir: String, ext: String, _ run: ([UInt8], String) -> [(String, Bool, String)]) {
+@MainActor func runDir(_ dir: String, ext: String, _ run: ([UInt8], String) -> [(String, Bool, String)]) {
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []).filter { $0.hasSuffix(ext) }.sorted()
     for f in files {
+        if let filter = options.filter, !(dir + "/" + f).contains(filter) && !filter.hasPrefix(dir + "/" + f) { continue }
+        if options.verbose { print("running \(dir)/\(f)") }
         guard let bytes = readBytes(root + "/" + dir + "/" + f) else { continue }
         var results = run(bytes, f)
         if let filter = options.filter { results = results.filter { $0.0.contains(filter) } }
