@@ -24,7 +24,7 @@ extension TreeBuilder {
             if breakout {
                 parseError()
                 popToHTMLContent()
-                return true
+                return processInMode(&token)
             }
             let adjusted = adjustedCurrentNode!
             let ns = adjusted.namespace
@@ -41,7 +41,7 @@ extension TreeBuilder {
             if t.name == "br" || t.name == "p" {
                 parseError()
                 popToHTMLContent()
-                return true
+                return processInMode(&token)
             }
             if t.name == "script", let c = currentNode, c.namespace == .svg, c.localName == "script" {
                 pop()

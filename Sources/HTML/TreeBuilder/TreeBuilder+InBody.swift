@@ -101,7 +101,7 @@ extension TreeBuilder {
         case "a":
             if let a = lastFormattingElement(named: "a") {
                 parseError()
-                _ = adoptionAgency("a")
+                if adoptionAgency("a") { anyOtherEndTag("a") }
                 if let i = formattingIndex(of: a) { activeFormatting.remove(at: i) }
                 removeFromStack(a)
             }
@@ -114,7 +114,7 @@ extension TreeBuilder {
             reconstructActiveFormatting()
             if hasInScope("nobr") {
                 parseError()
-                _ = adoptionAgency("nobr")
+                if adoptionAgency("nobr") { anyOtherEndTag("nobr") }
                 reconstructActiveFormatting()
             }
             pushFormatting(insertElement(t))
@@ -129,13 +129,12 @@ extension TreeBuilder {
             framesetOK = false
             mode = .inTable
         case "area", "br", "embed", "img", "keygen", "wbr":
-            if t.name == "keygen" { closeSelectIfInScope() }
             reconstructActiveFormatting()
             insertElement(t)
             pop()
             framesetOK = false
         case "input":
-            closeSelectIfInScope()
+            if closeSelectIfInScope() { return false }
             reconstructActiveFormatting()
             insertElement(t)
             pop()
@@ -159,7 +158,6 @@ extension TreeBuilder {
             token = .startTag(img)
             return true
         case "textarea":
-            closeSelectIfInScope()
             insertElement(t)
             skipNextNewline = true
             tokenizer.state = .rcdata
@@ -234,13 +232,15 @@ extension TreeBuilder {
         return false
     }
 
-    /// The new `select` rules: `input`, `keygen` and `textarea` close an open select.
-    func closeSelectIfInScope() {
-        if context?.isHTML("select") ?? false { return }
+    /// The `select` rule for `input`: it closes an open select; in a
+    /// fragment parsed for a select they are ignored (true).
+    func closeSelectIfInScope() -> Bool {
+        if context?.isHTML("select") ?? false { parseError(); return true }
         if hasInScope("select") {
             parseError()
             popUntil("select")
         }
+        return false
     }
 
     func addMissingAttributes(_ t: Tag, to e: Element) {
