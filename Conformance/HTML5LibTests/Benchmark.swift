@@ -28,7 +28,7 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
     }
     page += Array("</body></html>\n".utf8)
     let mb = Double(page.count) / 1_000_000
-    print(String(format: "synthetic page: %.1f MB, %d blocks", mb, n))
+    say(String(format: "synthetic page: %.1f MB, %d blocks", mb, n))
     var best = Double.infinity
     for _ in 0..<repeatCount {
         let t0 = now()
@@ -37,12 +37,12 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
         best = min(best, t1 - t0)
         var count = 0
         result.document.forEachDescendant { _ in count += 1 }
-        print(String(format: "parse: %.3f s (%.1f MB/s), %d nodes, %d parse errors", t1 - t0, mb / (t1 - t0), count, result.errorCount))
+        say(String(format: "parse: %.3f s (%.1f MB/s), %d nodes, %d parse errors", t1 - t0, mb / (t1 - t0), count, result.errorCount))
     }
-    print(String(format: "best: %.1f MB/s", mb / best))
+    say(String(format: "best: %.1f MB/s", mb / best))
     var usage = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    print("max RSS: \(usage.ru_maxrss / 1024) MB")
+    say("max RSS: \(usage.ru_maxrss / 1024) MB")
 
     // Deep nesting: 100,000 unclosed elements of each kind parse and free without recursion.
     for tag in ["div", "b", "table", "svg", "template"] {
@@ -50,6 +50,12 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
         let t0 = now()
         let r = HTMLParser.parseDocument(deep)
         _ = r
-        print(String(format: "100,000 nested <%@>: %.3f s", tag, now() - t0))
+        say(String(format: "100,000 nested <%@>: %.3f s", tag, now() - t0))
     }
+}
+
+/// Prints and flushes (the benchmark's lines appear as they happen, also into a pipe).
+func say(_ s: String) {
+    print(s)
+    fflush(nil)
 }

@@ -44,7 +44,7 @@ public enum HTMLParser {
         builder.context = context
         let root = Element(document: document, namespace: .html, localName: "html")
         document.appendChild(root)
-        builder.openElements = [root]
+        builder.openElements.append(root)
         if context.isHTML("template") { builder.templateModes.append(.inTemplate) }
         builder.resetInsertionMode()
         var node: Node? = context

@@ -398,7 +398,7 @@ extension TreeBuilder {
                 }
                 let replacement = Element(document: document, namespace: node.namespace, localName: node.localName, attributes: node.attributes)
                 activeFormatting[li] = .element(replacement)
-                openElements[nodeIndex] = replacement
+                openElements.replace(at: nodeIndex, with: replacement)
                 node = replacement
                 if lastNode === furthestBlock { bookmark = li + 1 }
                 node.appendChild(lastNode)

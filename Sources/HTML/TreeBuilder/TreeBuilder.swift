@@ -57,7 +57,7 @@ final class TreeBuilder {
     var mode: Mode = .initial
     var originalMode: Mode = .initial
     var templateModes: [Mode] = []
-    var openElements: [Element] = []
+    var openElements = ElementStack()
     var activeFormatting: [FormattingEntry] = []
     var headElement: Element?
     var formElement: Element?
@@ -237,6 +237,7 @@ final class TreeBuilder {
 
     /// https://html.spec.whatwg.org/#has-an-element-in-scope (HTML elements named `name`).
     func hasInScope(_ name: String, _ scope: Scope = .normal) -> Bool {
+        guard openElements.containsHTML(name) else { return false }
         var i = openElements.count - 1
         while i >= 0 {
             let e = openElements[i]
@@ -263,11 +264,11 @@ final class TreeBuilder {
     }
 
     func stackContains(_ e: Element) -> Bool {
-        openElements.contains { $0 === e }
+        openElements.lastIndex { $0 === e } != nil
     }
 
     func hasTemplateOnStack() -> Bool {
-        openElements.contains { $0.isHTML("template") }
+        openElements.containsHTML("template")
     }
 
     /// Pops the current node (every pop goes through here: options clone into selectedcontent).
