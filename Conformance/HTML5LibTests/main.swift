@@ -4,6 +4,7 @@
 //
 //   html5lib-tests --root DIR [--expect FILE] [--update] [--verbose] [--filter STR]
 //   html5lib-tests --bench [--size MB] [--repeat N]   parse throughput of a synthetic page
+//   html5lib-tests --bench-file FILE [--repeat N]      parse throughput of FILE
 //   html5lib-tests --parse FILE                        parse one file, print the tree
 
 import DOM
@@ -20,6 +21,7 @@ struct Options {
     var sizeMB = 50
     var repeatCount = 3
     var parseFile: String?
+    var benchFile: String?
 }
 
 func usage() -> Never {
@@ -52,6 +54,7 @@ while let a = args.popFirst() {
     case "--size": options.sizeMB = number()
     case "--repeat": options.repeatCount = number()
     case "--parse": options.parseFile = value()
+    case "--bench-file": options.benchFile = value()
     default: usage()
     }
 }
@@ -71,6 +74,12 @@ if let file = options.parseFile {
     let r = HTMLParser.parseDocument(bytes)
     print(TreeDump.dump(childrenOf: r.document), terminator: "")
     print("(\(r.errorCount) parse errors)")
+    exit(0)
+}
+
+if let file = options.benchFile {
+    guard let bytes = readBytes(file) else { print("cannot read \(file)"); exit(2) }
+    benchmarkParse(bytes, repeatCount: options.repeatCount)
     exit(0)
 }
 
