@@ -24,6 +24,12 @@ extension TreeBuilder {
     }
 
     func inBodyStartTag(_ token: inout TreeToken, _ t: Tag) -> Bool {
+        if !TagSets.inBodyStartTags.contains(t.name) {
+            // Any other start tag (the common case: span, label, ...).
+            reconstructActiveFormatting()
+            insertElement(t)
+            return false
+        }
         switch t.name {
         case "html":
             parseError()
@@ -260,6 +266,10 @@ extension TreeBuilder {
     }
 
     func inBodyEndTag(_ t: Tag) -> Bool {
+        if !TagSets.inBodyEndTags.contains(t.name) {
+            anyOtherEndTag(t.name)
+            return false
+        }
         switch t.name {
         case "template":
             var tok = TreeToken.endTag(t)
