@@ -65,6 +65,9 @@ enum TagSets {
         "tt", "u", "ul",
     ]
     static let tableSections: Set<String> = ["tbody", "tfoot", "thead"]
+    static let tableContext: Set<String> = ["table", "template", "html"]
+    static let tableBodyContext: Set<String> = ["tbody", "tfoot", "thead", "template", "html"]
+    static let tableRowContext: Set<String> = ["tr", "template", "html"]
 
     /// SVG element names whose case the parser restores.
     static let svgTagNames: [String: String] = Dictionary(uniqueKeysWithValues: [

@@ -52,7 +52,10 @@ final class TreeBuilder {
     }
 
     var tokenizer: Tokenizer
+    /// The tree's root: the document, or in the fragment case a document of the parser's own.
     let document: Document
+    /// The document the new nodes belong to: the document, or the context element's.
+    var owner: Document?
     let scripting: Bool
     var mode: Mode = .initial
     var originalMode: Mode = .initial
@@ -73,6 +76,7 @@ final class TreeBuilder {
     init(tokenizer: Tokenizer, document: Document, scripting: Bool) {
         self.tokenizer = tokenizer
         self.document = document
+        self.owner = document
         self.scripting = scripting
     }
 
@@ -361,7 +365,7 @@ final class TreeBuilder {
     }
 
     func createElement(for tag: Tag, namespace: Namespace) -> Element {
-        Element(document: document, namespace: namespace, localName: tag.name, attributes: tag.attributes)
+        Element(document: owner, namespace: namespace, localName: tag.name, attributes: tag.attributes)
     }
 
     /// https://html.spec.whatwg.org/#insert-a-foreign-element
@@ -380,7 +384,7 @@ final class TreeBuilder {
     }
 
     func insertComment(_ data: [UInt8], into parent: Node? = nil) {
-        let c = Comment(document: document, data: String(decoding: data, as: UTF8.self))
+        let c = Comment(document: owner, data: String(decoding: data, as: UTF8.self))
         if let parent {
             parent.appendChild(c)
         } else {
@@ -398,7 +402,7 @@ final class TreeBuilder {
         if let t = prev as? Text {
             t.data += String(decoding: s, as: UTF8.self)
         } else {
-            parent.insertBefore(Text(document: document, data: String(decoding: s, as: UTF8.self)), before)
+            parent.insertBefore(Text(document: owner, data: String(decoding: s, as: UTF8.self)), before)
         }
     }
 
@@ -523,10 +527,10 @@ final class TreeBuilder {
         func shallow(_ n: Node) -> Node {
             switch n {
             case let e as Element:
-                return Element(document: document, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
-            case let t as Text: return Text(document: document, data: t.data)
-            case let c as Comment: return Comment(document: document, data: c.data)
-            default: return DocumentFragment(document: document)
+                return Element(document: owner, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
+            case let t as Text: return Text(document: owner, data: t.data)
+            case let c as Comment: return Comment(document: owner, data: c.data)
+            default: return DocumentFragment(document: owner)
             }
         }
         let root = shallow(node)
