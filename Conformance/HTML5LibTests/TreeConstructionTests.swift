@@ -53,7 +53,8 @@ func runTreeFile(_ bytes: [UInt8], name: String) -> [(String, Bool, String)] {
     var results: [(String, Bool, String)] = []
     for (index, t) in parseDat(bytes).enumerated() {
         if t.scripting == true { continue }
-        let actual = treeDump(t)
+        let (actual, errors) = treeDump(t)
+        errorStats.record(errors == t.errors, tokenizer: false)
         let pass = actual == t.expected
         let detail = pass ? "" : "data: \(String(decoding: t.data, as: UTF8.self))\n" + (t.fragmentContext.map { "context: \($0)\n" } ?? "") + "expected:\n\(t.expected)\nactual:\n\(actual)"
         results.append(("tree-construction/\(name)#\(index)", pass, detail))
@@ -61,19 +62,22 @@ func runTreeFile(_ bytes: [UInt8], name: String) -> [(String, Bool, String)] {
     return results
 }
 
-func treeDump(_ t: TreeTest) -> String {
+func treeDump(_ t: TreeTest) -> (String, Int) {
     var out: String
+    var errors = 0
     if let ctx = t.fragmentContext {
         let (ns, name): (Namespace, String) = ctx.hasPrefix("svg ") ? (.svg, String(ctx.dropFirst(4)))
             : ctx.hasPrefix("math ") ? (.mathML, String(ctx.dropFirst(5))) : (.html, ctx)
         let doc = Document()
         let context = doc.createElement(name, namespace: ns)
-        let (fragment, _) = HTMLParser.parseFragment(t.data, context: context, scripting: false)
+        let (fragment, e) = HTMLParser.parseFragment(t.data, context: context, scripting: false)
         out = TreeDump.dump(childrenOf: fragment)
+        errors = e
     } else {
         let result = HTMLParser.parseDocument(t.data, scripting: false)
         out = TreeDump.dump(childrenOf: result.document)
+        errors = result.errorCount
     }
     while out.hasSuffix("\n") { out.removeLast() }
-    return out
+    return (out, errors)
 }

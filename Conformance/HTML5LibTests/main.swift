@@ -122,6 +122,7 @@ let tree = all.filter { $0.0.hasPrefix("tree-construction/") }
 let tokPass = tok.filter(\.1).count, treePass = tree.filter(\.1).count
 print("tokenizer:         \(tokPass)/\(tok.count) (\(pct(tokPass, tok.count)))")
 print("tree construction: \(treePass)/\(tree.count) (\(pct(treePass, tree.count)))")
+print("parse-error counts as listed: tokenizer \(errorStats.tokenizerMatch)/\(errorStats.tokenizerTotal), tree construction \(errorStats.treeMatch)/\(errorStats.treeTotal) (informational)")
 print(String(format: "(%.2f s)", elapsed))
 
 let failures = all.filter { !$0.1 }

@@ -58,6 +58,7 @@ public struct Tokenizer {
 
     public init(input: [UInt8]) {
         self.input = input
+        errorCount = InputStream.countInputErrors(input)
         text.reserveCapacity(256)
     }
 

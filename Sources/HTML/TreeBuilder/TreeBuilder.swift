@@ -338,6 +338,11 @@ final class TreeBuilder {
     /// https://html.spec.whatwg.org/#appropriate-place-for-inserting-a-node: (parent, before).
     func appropriatePlace(overrideTarget: Element? = nil) -> (Node, Node?) {
         let target = overrideTarget ?? currentNode!
+        if !fosterParenting {
+            // The common case: the target itself (or a template's contents).
+            if let contents = target.templateContents, target.namespace == .html { return (contents, nil) }
+            return (target, nil)
+        }
         var parent: Node = target
         var before: Node? = nil
         if fosterParenting && target.namespace == .html,
