@@ -38,6 +38,21 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
         _ = r
         say(String(format: "100,000 nested <%@>: %.3f s", tag, now() - t0))
     }
+    // Patterns that are quadratic in a naive parser (duplicate checks, Noah's Ark, the
+    // adoption agency and foster parenting on deep stacks).
+    let hostile: [(String, String)] = [
+        ("one tag with 100,000 attributes", "<b " + (0..<100_000).map { "a\($0)=1" }.joined(separator: " ") + ">"),
+        ("100,000 <b id=N>", (0..<100_000).map { "<b id=\($0)>" }.joined()),
+        ("30,000 <b id=N>x</p>", (0..<30_000).map { "<b id=\($0)>x</p>" }.joined()),
+        ("<table> then 30,000 <b id=N>x", "<table>" + (0..<30_000).map { "<b id=\($0)>x" }.joined()),
+        ("30,000 <div><b id=N>, 30,000 </b>", (0..<30_000).map { "<div><b id=\($0)>" }.joined() + String(repeating: "</b>", count: 30_000)),
+    ]
+    for (name, html) in hostile {
+        let t0 = now()
+        let r = HTMLParser.parseDocument(Array(html.utf8))
+        _ = r
+        say(String(format: "%@: %.3f s", name, now() - t0))
+    }
 }
 
 /// Parses `page` `repeatCount` times; prints time, MB/s, node count, maximum RSS.
@@ -63,6 +78,13 @@ func benchmarkParse(_ page: [UInt8], repeatCount: Int) {
                    t1 - t0, c1 - c0, mb / (c1 - c0), count, errors, freeTime))
     }
     say(String(format: "best: %.1f MB/s wall, %.1f MB/s CPU", mb / best, mb / bestCPU))
+    // The tokenizer alone (tokens made and dropped), for where the time goes.
+    let c0 = cpuTime()
+    var tokenizer = Tokenizer(input: InputStream.preprocess(page))
+    var tokens = 0
+    while tokenizer.next() != .endOfFile { tokens += 1 }
+    let c1 = cpuTime()
+    say(String(format: "tokenizer alone: %.3f s CPU (%.1f MB/s), %d tokens", c1 - c0, mb / (c1 - c0), tokens))
     var usage = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     say("max RSS: \(usage.ru_maxrss / 1024) MB")

@@ -30,7 +30,7 @@ public final class Element: Node {
     public override var nodeName: String { tagName }
 
     /// True when the element is the HTML element `name`.
-    @inline(__always)
+    @inlinable
     public func isHTML(_ name: String) -> Bool { namespace == .html && localName == name }
 
     /// The value of the attribute with no namespace named `name`.

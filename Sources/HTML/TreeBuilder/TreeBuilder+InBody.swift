@@ -367,7 +367,7 @@ extension TreeBuilder {
         for _ in 0..<8 {
             // The formatting element: the last in the list (after the last marker) named `subject`.
             guard let formatting = lastFormattingElement(named: subject) else { return true }
-            guard let stackIndex = openElements.lastIndex(where: { $0 === formatting }) else {
+            guard openElements.contains(formatting), let stackIndex = openElements.lastIndex(where: { $0 === formatting }) else {
                 parseError()
                 if let i = formattingIndex(of: formatting) { activeFormatting.remove(at: i) }
                 return false

@@ -264,11 +264,12 @@ final class TreeBuilder {
     }
 
     func hasElementInScope(_ target: Element, _ scope: Scope = .normal) -> Bool {
-        hasInScope(where: { $0 === target }, scope)
+        guard openElements.contains(target) else { return false }
+        return hasInScope(where: { $0 === target }, scope)
     }
 
     func stackContains(_ e: Element) -> Bool {
-        openElements.lastIndex { $0 === e } != nil
+        openElements.contains(e)
     }
 
     func hasTemplateOnStack() -> Bool {
@@ -305,6 +306,7 @@ final class TreeBuilder {
     }
 
     func removeFromStack(_ e: Element) {
+        guard openElements.contains(e) else { return }
         if let i = openElements.lastIndex(where: { $0 === e }) { openElements.remove(at: i) }
     }
 
@@ -347,8 +349,8 @@ final class TreeBuilder {
         var before: Node? = nil
         if fosterParenting && target.namespace == .html,
            ["table", "tbody", "tfoot", "thead", "tr"].contains(target.localName) {
-            let lastTemplate = openElements.lastIndex { $0.isHTML("template") }
-            let lastTable = openElements.lastIndex { $0.isHTML("table") }
+            let lastTemplate = openElements.templateIndices.last
+            let lastTable = openElements.tableIndices.last
             if let lt = lastTemplate, lastTable == nil || lt > lastTable! {
                 parent = openElements[lt]
             } else if let tb = lastTable {
@@ -420,7 +422,7 @@ final class TreeBuilder {
         var i = activeFormatting.count - 1
         while i >= 0 {
             guard case .element(let f) = activeFormatting[i] else { break }
-            if f.localName == e.localName && f.namespace == e.namespace && sameAttributes(f, e) {
+            if f.attributes.count == e.attributes.count && f.localName == e.localName && f.namespace == e.namespace && sameAttributes(f, e) {
                 count += 1
                 earliest = i
             }
@@ -428,7 +430,17 @@ final class TreeBuilder {
         }
         if count >= 3 { activeFormatting.remove(at: earliest) }
         activeFormatting.append(.element(e))
+        // Not in the standard: a bound on the list, so that hostile input (100,000 `<b id=N>`)
+        // is not quadratic here and in the walks of reconstruction and the adoption agency.
+        // Past it the oldest entry goes, as Noah's Ark drops the oldest duplicate.
+        if activeFormatting.count > Self.maxActiveFormattingElements {
+            if let first = activeFormatting.firstIndex(where: { if case .element = $0 { return true } else { return false } }) {
+                activeFormatting.remove(at: first)
+            }
+        }
     }
+
+    static let maxActiveFormattingElements = 256
 
     func sameAttributes(_ a: Element, _ b: Element) -> Bool {
         guard a.attributes.count == b.attributes.count else { return false }
