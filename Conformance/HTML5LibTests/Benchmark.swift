@@ -45,6 +45,8 @@ func runBenchmark(sizeMB: Int, repeatCount: Int) {
         ("100,000 <b id=N>", (0..<100_000).map { "<b id=\($0)>" }.joined()),
         ("30,000 <b id=N>x</p>", (0..<30_000).map { "<b id=\($0)>x</p>" }.joined()),
         ("<table> then 30,000 <b id=N>x", "<table>" + (0..<30_000).map { "<b id=\($0)>x" }.joined()),
+        ("100,000 <span>, 100,000 </x>", String(repeating: "<span>", count: 100_000) + String(repeating: "</x>", count: 100_000)),
+        ("<svg>, 100,000 <g>, 100,000 </x>", "<svg>" + String(repeating: "<g>", count: 100_000) + String(repeating: "</x>", count: 100_000)),
         ("30,000 <div><b id=N>, 30,000 </b>", (0..<30_000).map { "<div><b id=\($0)>" }.joined() + String(repeating: "</b>", count: 30_000)),
     ]
     for (name, html) in hostile {

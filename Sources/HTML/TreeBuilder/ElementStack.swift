@@ -8,6 +8,8 @@ import DOM
 struct ElementStack: RandomAccessCollection {
     private(set) var elements: [Element] = []
     private var htmlCounts: [String: Int] = [:]
+    /// Non-HTML elements by ASCII-lowercased local name (foreign end tags match that way).
+    private var foreignCounts: [String: Int] = [:]
     private var members: Set<ObjectIdentifier> = []
     /// Indices of the HTML `table` and `template` elements on the stack, in order.
     private(set) var tableIndices: [Int] = []
@@ -23,14 +25,25 @@ struct ElementStack: RandomAccessCollection {
     /// Whether `e` is on the stack.
     func contains(_ e: Element) -> Bool { members.contains(ObjectIdentifier(e)) }
 
+    /// Whether a non-HTML element whose lowercased local name is `name` is on the stack.
+    func containsForeign(_ name: String) -> Bool { (foreignCounts[name] ?? 0) > 0 }
+
     private mutating func added(_ e: Element) {
         members.insert(ObjectIdentifier(e))
-        if e.namespace == .html { htmlCounts[e.localName, default: 0] += 1 }
+        if e.namespace == .html {
+            htmlCounts[e.localName, default: 0] += 1
+        } else {
+            foreignCounts[asciiLowercased(e.localName), default: 0] += 1
+        }
     }
 
     private mutating func removed(_ e: Element) {
         members.remove(ObjectIdentifier(e))
-        if e.namespace == .html { htmlCounts[e.localName, default: 1] -= 1 }
+        if e.namespace == .html {
+            htmlCounts[e.localName, default: 1] -= 1
+        } else {
+            foreignCounts[asciiLowercased(e.localName), default: 1] -= 1
+        }
     }
 
     /// Rebuilds the table and template positions (after a change in the middle of the stack).

@@ -343,6 +343,8 @@ extension TreeBuilder {
 
     /// "Any other end tag" of "in body".
     func anyOtherEndTag(_ name: String) {
+        // Without such an element open the walk can only end at a special element: an error.
+        guard openElements.containsHTML(name) else { parseError(); return }
         var i = openElements.count - 1
         while i >= 0 {
             let node = openElements[i]
