@@ -118,10 +118,13 @@ let elapsed = now() - start
 func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
 for (f, p, n) in perFile { print("\(f.padding(toLength: 48, withPad: " ", startingAt: 0)) \(p)/\(n)") }
 let tok = all.filter { $0.0.hasPrefix("tokenizer/") }
-let tree = all.filter { $0.0.hasPrefix("tree-construction/") }
+let tree = all.filter { $0.0.hasPrefix("tree-construction/") && !$0.0.hasSuffix("@script-on") }
+let scripted = all.filter { $0.0.hasSuffix("@script-on") }
+let scriptedPass = scripted.filter(\.1).count
 let tokPass = tok.filter(\.1).count, treePass = tree.filter(\.1).count
 print("tokenizer:         \(tokPass)/\(tok.count) (\(pct(tokPass, tok.count)))")
 print("tree construction: \(treePass)/\(tree.count) (\(pct(treePass, tree.count)))")
+print("  and #script-on tests with scripting on: \(scriptedPass)/\(scripted.count)")
 print("parse-error counts as listed: tokenizer \(errorStats.tokenizerMatch)/\(errorStats.tokenizerTotal), tree construction \(errorStats.treeMatch)/\(errorStats.treeTotal) (informational)")
 print(String(format: "(%.2f s)", elapsed))
 
