@@ -6,6 +6,7 @@
 //   html5lib-tests --bench [--size MB] [--repeat N]   parse throughput of a synthetic page
 //   html5lib-tests --bench-file FILE [--repeat N]      parse throughput of FILE
 //   html5lib-tests --parse FILE                        parse one file, print the tree
+//   html5lib-tests --fuzz N [--seed S]                 N mutated inputs: parse, serialize, reparse
 
 import DOM
 import Foundation
@@ -22,6 +23,8 @@ struct Options {
     var repeatCount = 3
     var parseFile: String?
     var benchFile: String?
+    var fuzz = 0
+    var seed: UInt64 = 0
 }
 
 func usage() -> Never {
@@ -55,8 +58,14 @@ while let a = args.popFirst() {
     case "--repeat": options.repeatCount = number()
     case "--parse": options.parseFile = value()
     case "--bench-file": options.benchFile = value()
+    case "--fuzz": options.fuzz = number()
+    case "--seed": options.seed = UInt64(number())
     default: usage()
     }
+}
+
+func listDirectory(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path)
 }
 
 func readBytes(_ path: String) -> [UInt8]? {
@@ -80,6 +89,11 @@ if let file = options.parseFile {
 if let file = options.benchFile {
     guard let bytes = readBytes(file) else { print("cannot read \(file)"); exit(2) }
     benchmarkParse(bytes, repeatCount: options.repeatCount)
+    exit(0)
+}
+
+if options.fuzz > 0 {
+    runFuzz(root: options.root, iterations: options.fuzz, seed: options.seed)
     exit(0)
 }
 
