@@ -85,7 +85,8 @@ final class TreeBuilder {
     func run() {
         while true {
             let token = tokenizer.next()
-            let done = token == .endOfFile
+            var done = false
+            if case .endOfFile = token { done = true }
             var t: TreeToken
             switch token {
             case .doctype(let d): t = .doctype(d)
@@ -404,10 +405,10 @@ final class TreeBuilder {
     func insertCharacters(_ s: ArraySlice<UInt8>) {
         guard !s.isEmpty else { return }
         let (parent, before) = appropriatePlace()
-        if parent is Document { return }
+        if parent.kind == .document { return }
         let prev = before == nil ? parent.lastChild : before!.previousSibling
-        if let t = prev as? Text {
-            t.data += String(decoding: s, as: UTF8.self)
+        if let prev, prev.kind == .text {
+            unsafeDowncast(prev, to: Text.self).data += String(decoding: s, as: UTF8.self)
         } else {
             parent.insertBefore(Text(document: owner, data: String(decoding: s, as: UTF8.self)), before)
         }
