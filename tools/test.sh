@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command: build, unit tests, the html5lib-tests ratchet, the test262
-# parse-verdict ratchet and the test262 ratchet through the interpreter.
+# parse-verdict ratchet and the test262 ratchet through the interpreter, the wpt URL ratchet.
 # Usage: tools/test.sh   (run from anywhere; installs libseccomp-dev when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,5 +46,12 @@ if [ -d "$TEST262/test" ]; then
         --results "$ROOT/.build/test262-results.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
+fi
+WPT_URL="${WPT_URL:-$ROOT/../shared/wpt-url}"
+if [ -f "$WPT_URL/urltestdata.json" ]; then
+    echo "== wpt URL data through WebURL (ratchet: Conformance/wpt-url.expect)"
+    .build/release/wpt-url --root "$WPT_URL" --expect Conformance/wpt-url.expect
+else
+    echo "== wpt URL data not found at $WPT_URL (set WPT_URL=...): skipped" >&2
 fi
 echo "== all tests passed"
