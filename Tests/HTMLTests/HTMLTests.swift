@@ -119,6 +119,18 @@ final class HTMLTests: XCTestCase {
         }
     }
 
+    func testOwnerDocument() {
+        let doc = HTMLParser.parseDocument("<p>x<template><b>y</b></template>")
+        let p = doc.documentElement!.children[1].firstChild as! Element
+        XCTAssertTrue(p.ownerDocument === doc && p.firstChild!.ownerDocument === doc)
+        let template = p.children[1] as! Element
+        XCTAssertTrue(template.templateContents?.firstChild?.ownerDocument === doc)
+        let context = doc.createElement("div")
+        let (fragment, _) = HTMLParser.parseFragment(Array("<i>z</i>".utf8), context: context)
+        XCTAssertTrue(fragment.ownerDocument === doc && fragment.firstChild!.ownerDocument === doc)
+        XCTAssertNil(doc.ownerDocument)
+    }
+
     func testTreeMutation() {
         let doc = Document()
         let a = doc.createElement("a"), b = doc.createElement("b"), c = doc.createTextNode("c")

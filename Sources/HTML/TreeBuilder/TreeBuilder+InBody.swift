@@ -408,7 +408,7 @@ extension TreeBuilder {
                     openElements.remove(at: nodeIndex)
                     continue
                 }
-                let replacement = Element(document: owner, namespace: node.namespace, localName: node.localName, attributes: node.attributes)
+                let replacement = Element(link: ownerLink, namespace: node.namespace, localName: node.localName, attributes: node.attributes)
                 activeFormatting[li] = .element(replacement)
                 openElements.replace(at: nodeIndex, with: replacement)
                 node = replacement
@@ -418,7 +418,7 @@ extension TreeBuilder {
             }
             let (parent, before) = appropriatePlace(overrideTarget: commonAncestor)
             parent.insertBefore(lastNode, before)
-            let newElement = Element(document: owner, namespace: formatting.namespace, localName: formatting.localName, attributes: formatting.attributes)
+            let newElement = Element(link: ownerLink, namespace: formatting.namespace, localName: formatting.localName, attributes: formatting.attributes)
             furthestBlock.moveChildren(to: newElement)
             furthestBlock.appendChild(newElement)
             if let i = formattingIndex(of: formatting) {

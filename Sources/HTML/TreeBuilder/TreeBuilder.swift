@@ -55,7 +55,11 @@ final class TreeBuilder {
     /// The tree's root: the document, or in the fragment case a document of the parser's own.
     let document: Document
     /// The document the new nodes belong to: the document, or the context element's.
-    var owner: Document?
+    var owner: Document? {
+        didSet { ownerLink = owner?.link }
+    }
+    /// Its link, which new nodes take (see `DOM.DocumentLink`).
+    var ownerLink: DocumentLink?
     let scripting: Bool
     var mode: Mode = .initial
     var originalMode: Mode = .initial
@@ -77,6 +81,7 @@ final class TreeBuilder {
         self.tokenizer = tokenizer
         self.document = document
         self.owner = document
+        self.ownerLink = document.link
         self.scripting = scripting
     }
 
@@ -373,7 +378,7 @@ final class TreeBuilder {
     }
 
     func createElement(for tag: Tag, namespace: Namespace) -> Element {
-        Element(document: owner, namespace: namespace, localName: tag.name, attributes: tag.attributes)
+        Element(link: ownerLink, namespace: namespace, localName: tag.name, attributes: tag.attributes)
     }
 
     /// https://html.spec.whatwg.org/#insert-a-foreign-element
@@ -392,7 +397,7 @@ final class TreeBuilder {
     }
 
     func insertComment(_ data: [UInt8], into parent: Node? = nil) {
-        let c = Comment(document: owner, data: String(decoding: data, as: UTF8.self))
+        let c = Comment(link: ownerLink, data: String(decoding: data, as: UTF8.self))
         if let parent {
             parent.appendChild(c)
         } else {
@@ -410,7 +415,7 @@ final class TreeBuilder {
         if let prev, prev.kind == .text {
             unsafeDowncast(prev, to: Text.self).data += String(decoding: s, as: UTF8.self)
         } else {
-            parent.insertBefore(Text(document: owner, data: String(decoding: s, as: UTF8.self)), before)
+            parent.insertBefore(Text(link: ownerLink, data: String(decoding: s, as: UTF8.self)), before)
         }
     }
 
@@ -545,9 +550,9 @@ final class TreeBuilder {
         func shallow(_ n: Node) -> Node {
             switch n {
             case let e as Element:
-                return Element(document: owner, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
-            case let t as Text: return Text(document: owner, data: t.data)
-            case let c as Comment: return Comment(document: owner, data: c.data)
+                return Element(link: ownerLink, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
+            case let t as Text: return Text(link: ownerLink, data: t.data)
+            case let c as Comment: return Comment(link: ownerLink, data: c.data)
             default: return DocumentFragment(document: owner)
             }
         }
