@@ -332,6 +332,23 @@ struct BaselineCompiler {
         case .getGlobal:
             let op = Op.GetGlobal(ins, pc)
             slowPaths.append((getGlobal(cache: op.cache, dst: op.dst), pc, next))
+        case .setGlobal, .setGlobalStrict:
+            // A data property of the global object the site's cache found (as the
+            // interpreter's setGlobal: a lexical binding goes through the stub).
+            let op = Op.SetGlobal(ins, pc)
+            var misses: [Jump] = []
+            masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
+            masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+            cacheEntry(op.cache)
+            misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+            epochCheck(into: &misses)
+            masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+            misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
+            masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+            slotAddress()
+            load(op.value, R.t1)
+            masm.store64(R.t1, R.t0, 0)
+            slowPaths.append((misses, pc, next))
         case .loadThis:
             // The frame's `this` when bound; the stub finds it (arrows, derived constructors).
             let op = Op.Dst(ins, pc)
