@@ -3,9 +3,12 @@
 ///
 ///     word 0: number of states   word 1: number of words   word 2: number of byte classes
 ///     words 3-34: the class of each byte 0...127 (one byte each)
+///     word 35: bit 31 = starts anywhere (see below); bits 0-30 = word offset of its
+///              start filter, 0 for none
 ///     then each state, in breadth-first order from the root:
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
-///               bit 10 = has a fallback state
+///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
+///               back to this state: the interpreter jumps to the end marker)
 ///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
 ///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
@@ -17,10 +20,25 @@
 /// a state of a combined automaton of many filters lists only the few bytes where it differs;
 /// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
 /// word offsets of states inside the DFA.
+///
+/// A DFA that *starts anywhere* holds filters that may begin at any position of the URL (a
+/// url-filter without `^`) without the leading `.*` loop: a prefix tree, walked from each
+/// position where a match can begin (`runAnywhere`). Instead of one walk over every byte of
+/// the URL through an Aho–Corasick automaton (a dependent memory load per byte, most of them
+/// cache misses on a large list), the *start filter* — three bit sets over byte classes: U
+/// (a match of one byte begins with this class), B (a match of two bytes, or a live path of
+/// two), T (a live path of three) — rejects most positions with a few loads from 24 KB that
+/// stay in the first-level cache; on easybase about 8 of 95 positions are walked, a few
+/// states each.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
-    static let headerWords = 35
+    static let headerWords = 36
+    static let startsAnywhere: UInt32 = 1 << 31
     static let denseThreshold = 10
+    /// The first states in breadth-first order (the shallow ones, where a walk over a URL
+    /// spends most of its steps) are dense while their rows fit in this many words: one load
+    /// a byte, no range search, no fallback hop.
+    static let denseBudgetWords = 1 << 18
 
     static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
         var out: [(UInt8, UInt8, Int32)] = []
@@ -39,7 +57,7 @@ enum DFABytecode {
 
     /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
     /// matcher can refuse most candidates without touching the rule table).
-    static func encode(_ dfa: DFA, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
+    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
         func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
@@ -83,7 +101,9 @@ enum DFABytecode {
                     }
                 }
             }
-            if shape.ranges.count > denseThreshold { shape = Shape(dense: true, fallback: nil, ranges: []) }
+            if shape.ranges.count > denseThreshold || (position[s] < denseBudgetWords / c && shape.ranges.count > 1) {
+                shape = Shape(dense: true, fallback: nil, ranges: [])
+            }
             shapes[s] = shape
             offsets[s] = cursor
             cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
@@ -104,13 +124,15 @@ enum DFABytecode {
             for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
             code.append(word)
         }
+        code.append(0)  // word 35, set below
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
         for s in order {
             let shape = shapes[s]
             let hasActions = !dfa.actions[s].isEmpty
+            let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
             code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
-                        | (shape.fallback != nil ? 0x400 : 0))
+                        | (shape.fallback != nil ? 0x400 : 0) | (sink ? 0x800 : 0))
             if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
             if shape.dense {
                 for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
@@ -123,8 +145,40 @@ enum DFABytecode {
             }
         }
         code.append(contentsOf: lists)
+        code[35] = 0
+        if anywhere {
+            code[35] = startsAnywhere
+            // A start state that accepts (a filter matching the empty string) would need every
+            // position: no filter then.
+            if dfa.actions[0].isEmpty {
+                code[35] |= UInt32(code.count)
+                code.append(contentsOf: startFilter(dfa))
+            }
+        }
         code[1] = UInt32(code.count)
         return code
+    }
+
+    /// The start filter's words for a DFA of `c` classes: bit k0 (U), c + k0*c + k1 (B),
+    /// c + c*c + (k0*c + k1)*c + k2 (T).
+    static func startFilterWords(_ c: Int) -> Int { (c + c * c + c * c * c + 31) / 32 }
+
+    static func startFilter(_ dfa: DFA) -> [UInt32] {
+        let c = dfa.classCount
+        var bits = [UInt32](repeating: 0, count: startFilterWords(c))
+        func set(_ i: Int) { bits[i >> 5] |= 1 << UInt32(i & 31) }
+        for k0 in 0..<c {
+            let s1 = Int(dfa.transitions[k0])
+            if s1 < 0 { continue }
+            if !dfa.actions[s1].isEmpty { set(k0) }
+            for k1 in 0..<c {
+                let s2 = Int(dfa.transitions[s1 * c + k1])
+                if s2 < 0 { continue }
+                if !dfa.actions[s2].isEmpty { set(c + k0 * c + k1) }
+                for k2 in 0..<c where dfa.transitions[s2 * c + k2] >= 0 { set(c + c * c + (k0 * c + k1) * c + k2) }
+            }
+        }
+        return bits
     }
 
     /// Checks that a DFA read from a file is well formed: every target, fallback and list
@@ -135,7 +189,9 @@ enum DFABytecode {
         let n = Int(code[0])
         let classes = Int(code[2])
         guard n >= 1, classes >= 1, classes <= 128 else { return false }
-        for w in 3..<headerWords {
+        let filter = Int(code[35] & ~startsAnywhere)
+        if filter != 0 { guard filter >= headerWords, filter + startFilterWords(classes) <= code.count else { return false } }
+        for w in 3..<35 {
             for i in 0..<4 where Int((code[w] >> (8 * UInt32(i))) & 0xFF) >= classes { return false }
         }
         var isStart = [Bool](repeating: false, count: code.count)
@@ -144,7 +200,7 @@ enum DFABytecode {
             guard p < code.count else { return false }
             isStart[p] = true
             let h = code[p]
-            guard h >> 11 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
+            guard h >> 12 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
             p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
@@ -181,10 +237,12 @@ enum DFABytecode {
 
     /// Runs the DFA over `url` then the end marker (NUL), calling `found` with the rule ids
     /// (and their stored flags) of every accepting state reached.
+    /// With `from`, the walk begins at that position of the URL.
     @inline(__always)
-    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int = 0,
+                    _ found: (UInt32, UInt32) -> Void) {
         var s = headerWords
-        var i = 0
+        var i = start
         let count = url.count
         while true {
             let h = code[s]
@@ -194,6 +252,8 @@ enum DFABytecode {
                 for k in 0..<n { found(code[l + 1 + 2 * k], code[l + 2 + 2 * k]) }
             }
             if i > count { return }
+            // A sink keeps the walk where it is until the end marker: skip there.
+            if h & 0x800 != 0 { i = count }
             let b = i < count ? UInt32(url[i]) : 0
             i += 1
             if b >= 128 { return }
@@ -222,6 +282,44 @@ enum DFABytecode {
             }
             if next == dead { return }
             s = Int(next)
+        }
+    }
+
+    /// Runs a DFA over a URL: once from the start, or, for a DFA that starts anywhere, from
+    /// every position its start filter admits (the end marker included).
+    @inline(__always)
+    static func runAnywhere(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+        let mode = code[35]
+        if mode & startsAnywhere == 0 { run(code, url, found); return }
+        let n = url.count
+        let filter = Int(mode & ~startsAnywhere)
+        if filter == 0 {
+            for i in 0...n { run(code, url, from: i, found) }
+            return
+        }
+        let c = Int(code[2])
+        let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
+        let bits = code + filter
+        let end = Int(classes[0])
+        // The class of the byte at i: the end marker's past the end, -1 for a byte a walk
+        // stops at (not ASCII).
+        @inline(__always) func klass(_ i: Int) -> Int {
+            guard i < n else { return end }
+            let b = url[i]
+            return b < 128 ? Int(classes[Int(b)]) : -1
+        }
+        @inline(__always) func test(_ i: Int) -> Bool { bits[i >> 5] & (1 << UInt32(i & 31)) != 0 }
+        var k1 = klass(0), k2 = klass(1)
+        for i in 0...n {
+            let k0 = k1
+            k1 = k2
+            k2 = klass(i + 2)
+            if k0 < 0 { continue }
+            if k1 >= 0 && k2 >= 0 {
+                let pair = k0 * c + k1
+                if !test(c + c * c + pair * c + k2) && !test(c + pair) && !test(k0) { continue }
+            }
+            run(code, url, from: i, found)
         }
     }
 }

@@ -127,4 +127,78 @@ public struct RequestURL: Sendable, Equatable {
         if let fragment { s += "#" + fragment }
         return s
     }
+
+    // MARK: - Canonical bytes without a String
+
+    /// Where a canonicalized URL was written: its length, the host's range, and whether it is
+    /// a data: URL (which WebKit decides nothing for).
+    public struct Canonical: Sendable {
+        public var length: Int
+        public var hostStart: Int
+        public var hostEnd: Int
+        public var isData: Bool
+    }
+
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// Writes `string`'s bytes for the common URL that is already canonical but for the case of
+    /// its scheme and host: http(s) or ws(s), exactly "//", a host of letters, digits, "-",
+    /// "." and "_", no user info, no port, printable ASCII that needs no percent-encoding.
+    /// Nil for anything else (then `canonicalizeSlowly`), so the two agree byte for byte.
+    @inline(__always)
+    public static func canonicalize(_ s: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Canonical? {
+        let n = s.count
+        guard n + 1 <= out.count, n >= 6 else { return nil }
+        // The scheme: http, https, ws or wss, in any case.
+        var i = 0
+        while i < 6 && i < n && s[i] != 0x3A { out[i] = lower(s[i]); i += 1 }
+        guard i < n, s[i] == 0x3A else { return nil }
+        switch i {
+        case 2: guard out[0] == 0x77, out[1] == 0x73 else { return nil }  // ws
+        case 3: guard out[0] == 0x77, out[1] == 0x73, out[2] == 0x73 else { return nil }  // wss
+        case 4: guard out[0] == 0x68, out[1] == 0x74, out[2] == 0x74, out[3] == 0x70 else { return nil }  // http
+        case 5: guard out[0] == 0x68, out[1] == 0x74, out[2] == 0x74, out[3] == 0x70, out[4] == 0x73 else { return nil }
+        default: return nil
+        }
+        guard i + 3 < n, s[i + 1] == 0x2F, s[i + 2] == 0x2F, s[i + 3] != 0x2F, s[i + 3] != 0x5C else { return nil }
+        out[i] = 0x3A; out[i + 1] = 0x2F; out[i + 2] = 0x2F
+        let hostStart = i + 3
+        var j = hostStart
+        while j < n {
+            let c = s[j]
+            if c == 0x2F || c == 0x3F || c == 0x23 { break }
+            let l = c | 0x20
+            guard (l >= 0x61 && l <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x5F else { return nil }
+            out[j] = lower(c)
+            j += 1
+        }
+        let hostEnd = j
+        guard hostEnd > hostStart else { return nil }
+        var o = j
+        // An empty path is "/".
+        if j == n || s[j] != 0x2F { out[o] = 0x2F; o += 1 }
+        while j < n {
+            let c = s[j]
+            guard c > 0x20, c < 0x7F, c != 0x22, c != 0x3C, c != 0x3E, c != 0x60, c != 0x5C else { return nil }
+            out[o] = c
+            o += 1; j += 1
+        }
+        return Canonical(length: o, hostStart: hostStart, hostEnd: hostEnd, isData: false)
+    }
+
+    /// Any URL, through the parser: its serialization and host range; nil when it does not
+    /// parse.
+    public static func canonicalizeSlowly(_ text: String) -> (string: String, canonical: Canonical)? {
+        guard let url = RequestURL(text) else { return nil }
+        let string = url.string
+        var hostStart = 0, hostEnd = 0
+        if url.hasAuthority {
+            hostStart = url.scheme.utf8.count + 3
+            if !url.username.isEmpty || !url.password.isEmpty {
+                hostStart += url.username.utf8.count + (url.password.isEmpty ? 0 : 1 + url.password.utf8.count) + 1
+            }
+            hostEnd = hostStart + url.host.utf8.count
+        }
+        return (string, Canonical(length: string.utf8.count, hostStart: hostStart, hostEnd: hostEnd, isData: url.scheme == "data"))
+    }
 }
