@@ -127,6 +127,28 @@ enum DomainConditionTable {
         }
     }
 
+    /// The word offset of the list stored under the lowercased bytes of `key` (count, then
+    /// the rule ids), 0 when none.
+    @inline(__always)
+    static func find(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing key: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = words.baseAddress else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
+        let capacity = Int(words[table])
+        var slot = Int(h & UInt64(capacity - 1))
+        while true {
+            let keyOffset = Int(words[table + 1 + 2 * slot])
+            if keyOffset == 0 { return 0 }
+            if Int(words[keyOffset]) == key.count {
+                let stored = UnsafeRawPointer(base + keyOffset + 1).assumingMemoryBound(to: UInt8.self)
+                var same = true
+                for i in 0..<key.count where stored[i] != RequestURL.lower(key[i]) { same = false; break }
+                if same { return Int(words[table + 2 + 2 * slot]) }
+            }
+            slot = (slot + 1) & (capacity - 1)
+        }
+    }
+
     /// Calls `found` with the rules stored under `key`.
     static func lookup(_ words: UnsafeBufferPointer<UInt32>, table: Int, key k: UnsafeBufferPointer<UInt8>, _ found: (UInt32) -> Void) {
         guard let base = words.baseAddress else { return }

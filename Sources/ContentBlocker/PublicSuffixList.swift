@@ -25,10 +25,17 @@ public struct PublicSuffixList: Sendable {
     }
 
     static func isIPAddress(_ host: Substring) -> Bool {
-        if host.contains(":") || host.hasPrefix("[") { return true }
-        guard let last = host.split(separator: ".").last else { return false }
+        let bytes = host.utf8
+        if bytes.contains(UInt8(ascii: ":")) || bytes.first == UInt8(ascii: "[") { return true }
         // WHATWG: a host whose last label is numeric is an IPv4 address.
-        return last.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) } || (last.hasPrefix("0x") && last.count > 2)
+        // The last non-empty label (as `split(separator: ".").last`).
+        var trimmed = bytes[...]
+        while trimmed.last == UInt8(ascii: ".") { trimmed = trimmed.dropLast() }
+        var last = trimmed
+        if let dot = trimmed.lastIndex(of: UInt8(ascii: ".")) { last = trimmed[trimmed.index(after: dot)...] }
+        guard !last.isEmpty else { return false }
+        return last.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) }
+            || (last.count > 2 && last.first == UInt8(ascii: "0") && last.dropFirst().first == UInt8(ascii: "x"))
     }
 
     /// The public suffix of a host, by the list's algorithm (the longest matching rule, an

@@ -39,6 +39,9 @@ public final class RuleListMatcher {
     static let pageCacheSize = 8
     var scratch: [UInt8] = []
     var keyScratch: [UInt8] = []
+    var tailHits: [UInt32] = []
+    /// Registrable domains of the hosts of pages seen (the Public Suffix List's answer).
+    var domains: [String: [UInt8]] = [:]
 
     // The text path: the request URL's canonical bytes, and the page last seen.
     var urlBuffer: UnsafeMutablePointer<UInt8>
@@ -249,21 +252,16 @@ public final class RuleListMatcher {
         var q = p
         while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
         guard q > p else { return }
-        keyScratch.removeAll(keepingCapacity: true)
-        for k in p..<q { keyScratch.append(RequestURL.lower(url[k])) }
-        var hits: [UInt32] = []
-        var hitsDone = false
-        var rules: [UInt32] = []
-        keyScratch.withUnsafeBufferPointer { key in
-            DomainConditionTable.lookup(list.words, table: list.hostTable, key: key) { r in rules.append(r) }
-        }
-        for r in rules {
-            if !hitsDone {
-                hitsDone = true
-                for d in list.tailDFAs { DFABytecode.run(list.dfa(d), url, from: q) { t, _ in hits.append(t) } }
-            }
-            let t = list.tail(ofRule: Int(r))
-            guard t != 0, hits.contains(t - 1) else { continue }
+        let words = list.words
+        let l = DomainConditionTable.find(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
+        guard l != 0 else { return }
+        // The tails that match from q (a few: the URL's rest decides them).
+        tailHits.removeAll(keepingCapacity: true)
+        for d in list.tailDFAs { DFABytecode.run(list.dfa(d), url, from: q) { t, _ in tailHits.append(t + 1) } }
+        if tailHits.isEmpty { return }
+        for j in 1...Int(words[l]) {
+            let r = words[l + j]
+            guard tailHits.contains(list.tail(ofRule: Int(r))) else { continue }
             candidateCount &+= 1
             consider(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
@@ -333,11 +331,28 @@ public final class RuleListMatcher {
 
     func preparePage(_ text: String) {
         if let p = pages.first(where: { $0.text == text }) { page = p; return }
-        let parsed = RequestURL(text)
-        selectPage(url: parsed?.string ?? "")
+        // The canonical URL and host: by the fast path when it applies.
+        var url = "", host = ""
+        var copy = text
+        let fast: Bool = copy.withUTF8 { bytes in
+            let n = bytes.count + 1
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { out in
+                guard let c = RequestURL.canonicalize(bytes, into: out) else { return false }
+                url = String(decoding: UnsafeBufferPointer(rebasing: out[..<c.length]), as: UTF8.self)
+                host = String(decoding: UnsafeBufferPointer(rebasing: out[c.hostStart..<c.hostEnd]), as: UTF8.self)
+                return true
+            }
+        }
+        if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
+        selectPage(url: url)
         page.text = text
         if !page.hasDomain {
-            page.domain = Array(RegistrableDomain(host: parsed?.host ?? "").string.utf8)
+            if let d = domains[host] { page.domain = d } else {
+                let d = Array(RegistrableDomain(host: host).string.utf8)
+                if domains.count >= 1024 { domains.removeAll(keepingCapacity: true) }
+                domains[host] = d
+                page.domain = d
+            }
             page.hasDomain = true
         }
     }
