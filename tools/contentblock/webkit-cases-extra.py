@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Cases transcribed from WebKit's Tools/TestWebKitAPI/Tests/WebCore/ContentExtensions.cpp
+(tests not yet in webkit-cases.jsonl), written as eval lines.
+
+Usage: tools/contentblock/webkit-cases-extra.py >> Tests/ContentBlockerTests/Fixtures/webkit-cases.jsonl
+Each test: (name, rules, [(url, mainDocumentURL or None, resourceType, expected actions)]);
+mainDocumentRequest(url) is (url, None): the main document is the URL itself, top-document.
+"""
+import json
+
+B, C, CSS, IGN = "block", "block-cookies", "css-display-none", "ignore-previous-rules"
+
+def rule(f, t=B, **trigger):
+    r = {"action": {"type": t}, "trigger": {"url-filter": f}}
+    r["trigger"].update({k.replace("_", "-"): v for k, v in trigger.items()})
+    return r
+
+TESTS = [
+    ("SingleCharacter ^z", [rule("^z")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("zttp://webkit.org/", None, "top-document", [B])]),
+    ("SingleCharacter y", [rule("y")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("http://webkit.org/ywebkit", None, "top-document", [B])]),
+    ("SingleCharacterDisjunction anchored", [rule("^z"), rule("^c")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("bttp://webkit.org/", None, "top-document", []),
+        ("cttp://webkit.org/", None, "top-document", [B]),
+        ("dttp://webkit.org/", None, "top-document", []),
+        ("zttp://webkit.org/", None, "top-document", [B])]),
+    ("SingleCharacterDisjunction search", [rule("x"), rule("y")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("http://webkit.org/dwebkit", None, "top-document", []),
+        ("http://webkit.org/xwebkit", None, "top-document", [B]),
+        ("http://webkit.org/ywebkit", None, "top-document", [B]),
+        ("http://webkit.org/zwebkit", None, "top-document", [])]),
+    ("EmptyGroups", [rule("^http://webkit\\.org/foo()bar"), rule("^http://webkit\\.org/((me)()(too))")], [
+        ("http://webkit.org/foo", None, "top-document", []),
+        ("http://webkit.org/bar", None, "top-document", []),
+        ("http://webkit.org/foobar", None, "top-document", [B]),
+        ("http://webkit.org/me", None, "top-document", []),
+        ("http://webkit.org/too", None, "top-document", []),
+        ("http://webkit.org/metoo", None, "top-document", [B]),
+        ("http://webkit.org/foome", None, "top-document", []),
+        ("http://webkit.org/foomebar", None, "top-document", []),
+        ("http://webkit.org/mefoo", None, "top-document", []),
+        ("http://webkit.org/mefootoo", None, "top-document", [])]),
+    ("QuantifiedEmptyGroups", [rule("^http://webkit\\.org/foo()+bar"), rule("^http://webkit\\.org/(()*()?(target)()+)")], [
+        ("http://webkit.org/foo", None, "top-document", []),
+        ("http://webkit.org/bar", None, "top-document", []),
+        ("http://webkit.org/foobar", None, "top-document", [B]),
+        ("http://webkit.org/me", None, "top-document", []),
+        ("http://webkit.org/too", None, "top-document", []),
+        ("http://webkit.org/target", None, "top-document", [B]),
+        ("http://webkit.org/foome", None, "top-document", []),
+        ("http://webkit.org/foomebar", None, "top-document", []),
+        ("http://webkit.org/mefoo", None, "top-document", []),
+        ("http://webkit.org/mefootoo", None, "top-document", [])]),
+    ("DotDoesNotIncludeEndOfLine", [rule("https://webkit\\.org/.")], [
+        ("https://webkit.org/foobar", None, "top-document", [B]),
+        ("https://webkit.org/", None, "top-document", []),
+        ("https://webkit.org/A", None, "top-document", [B]),
+        ("https://webkit.org/z", None, "top-document", [B])]),
+    ("UndistinguishableActionInsidePrefixTree", [rule("prefix"), rule("prefixsuffix")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("http://prefix.org/", None, "top-document", [B]),
+        ("http://webkit.org/prefix", None, "top-document", [B]),
+        ("http://webkit.org/aaaprefixaaa", None, "top-document", [B]),
+        ("http://prefixsuffix.org/", None, "top-document", [B]),
+        ("http://webkit.org/prefixsuffix", None, "top-document", [B]),
+        ("http://webkit.org/bbbprefixsuffixbbb", None, "top-document", [B]),
+        ("http://suffix.org/", None, "top-document", []),
+        ("http://webkit.org/suffix", None, "top-document", [])]),
+    ("DistinguishableActionInsidePrefixTree", [rule("prefix"), rule("prefixsuffix", C)], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("http://prefix.org/", None, "top-document", [B]),
+        ("http://webkit.org/prefix", None, "top-document", [B]),
+        ("http://webkit.org/aaaprefixaaa", None, "top-document", [B]),
+        ("http://prefixsuffix.org/", None, "top-document", [C, B]),
+        ("http://webkit.org/prefixsuffix", None, "top-document", [C, B]),
+        ("http://webkit.org/bbbprefixsuffixbbb", None, "top-document", [C, B]),
+        ("http://suffix.org/", None, "top-document", []),
+        ("http://webkit.org/suffix", None, "top-document", [])]),
+    ("DistinguishablePrefixAreNotMerged", [rule("foo\\.org"), rule("bar\\.org")], [
+        ("http://webkit.org/", None, "top-document", []),
+        ("http://foo.org/", None, "top-document", [B]),
+        ("http://bar.org/", None, "top-document", [B])]
+        + [("http://%s.org/" % h, None, "top-document", []) for h in
+           "foor fooar fooba foob foor foar foba fob barf barfo baroo baro baf bafo baoo bao".split()]
+        + [("http://%s/" % h, None, "top-document", [B]) for h in
+           "foo.orgbar.org oo.orgbar.org o.orgbar.org .orgbar.org rgbar.org gbar.org foo.orgar.org foo.orgr.org "
+           "foo.org.org foo.orgorg foo.orgrg foo.orgg".split()]),
+]
+
+# DomainTriggers: if-/unless-domain with and without "*", on the domain and on subdomains.
+def domains(name, key, domain, expectations):
+    hosts = ["webkit.org/test.htm", "bugs.webkit.org/test.htm", "webkit.org/test.html", "bugs.webkit.org/test.html",
+             "sub2.sub1.webkit.org/test.html", "not_webkit.org/test.htm", "webkit.organization/test.htm",
+             "not_webkit.org/test.html", "webkit.organization/test.html", "example.com/.webkit.org/in/path/test.html",
+             "sub1.webkit.org/test.html"]
+    TESTS.append(("DomainTriggers " + name, [rule("test\\.html", **{key: [domain]})],
+                  [("http://" + h, None, "top-document", [B] if e else []) for h, e in zip(hosts, expectations) if e is not None]))
+
+N = None
+domains("if webkit.org", "if_domain", "webkit.org", [0, 0, 1, 0, 0, 0, 0, 0, 0, N, N])
+domains("unless webkit.org", "unless_domain", "webkit.org", [0, 0, 0, 1, 1, 0, 0, 1, 1, N, N])
+domains("if *webkit.org", "if_domain", "*webkit.org", [0, 0, 1, 1, 1, 0, 0, 0, 0, 0, N])
+domains("unless *webkit.org", "unless_domain", "*webkit.org", [0, 0, 0, 0, 0, 0, 0, 1, 1, N, N])
+domains("if sub1.webkit.org", "if_domain", "sub1.webkit.org", [N, N, 0, 0, 0, N, N, N, N, N, 1])
+domains("if *sub1.webkit.org", "if_domain", "*sub1.webkit.org", [N, N, 0, 0, 1, N, N, N, N, N, 1])
+domains("unless sub1.webkit.org", "unless_domain", "sub1.webkit.org", [N, N, 1, 1, 1, N, N, N, N, N, 0])
+domains("unless *sub1.webkit.org", "unless_domain", "*sub1.webkit.org", [N, N, 1, 1, 0, N, N, N, N, N, 0])
+
+# DomainTriggersAlongMergedActions
+T, I, S = "top-document", "image", "script"
+merged = [rule("test\\.html", C), rule("test\\.html", B, if_domain=["webkit.org"]),
+          {"action": {"type": CSS, "selector": "*"}, "trigger": {"url-filter": "trigger-on-scripts\\.html", "resource-type": ["script"]}},
+          rule("ignore-previous", IGN, resource_type=["image"]), rule("except-this", C)]
+E, IP = "except-this-ignore-previous-trigger-on-scripts.html", "ignore-previous-trigger-on-scripts.html"
+TESTS.append(("DomainTriggersAlongMergedActions", merged, [(u, None, t, e) for u, t, e in [
+    ("http://webkit.org/test.htm", T, []),
+    ("http://webkit.org/test.html", T, [B, C]),
+    ("http://notwebkit.org/test.html", T, [C]),
+    ("http://notwebkit.org/trigger-on-scripts.html", T, []),
+    ("http://webkit.org/trigger-on-scripts.html", T, []),
+    ("http://notwebkit.org/trigger-on-scripts.html", S, [CSS]),
+    ("http://webkit.org/trigger-on-scripts.html", S, [CSS]),
+    ("http://notwebkit.org/trigger-on-scripts.html.test.html", S, [CSS, C]),
+    ("http://webkit.org/trigger-on-scripts.html.test.html", S, [CSS, B, C]),
+    ("http://notwebkit.org/" + IP, T, []),
+    ("http://webkit.org/" + IP, T, []),
+    ("http://notwebkit.org/" + IP, S, [CSS]),
+    ("http://webkit.org/" + IP, S, [CSS]),
+    ("http://notwebkit.org/" + IP + ".test.html", S, [CSS, C]),
+    ("http://webkit.org/" + IP + ".test.html", S, [CSS, B, C]),
+    ("http://notwebkit.org/" + IP, I, []),
+    ("http://webkit.org/" + IP, I, []),
+    ("http://notwebkit.org/" + IP + ".test.html", I, []),
+    ("http://webkit.org/" + IP + ".test.html", I, []),
+    ("http://notwebkit.org/" + E, T, [C]),
+    ("http://webkit.org/" + E, T, [C]),
+    ("http://notwebkit.org/" + E + ".test.html", T, [C, C]),
+    ("http://webkit.org/" + E + ".test.html", T, [C, B, C]),
+    ("http://notwebkit.org/" + E, I, [C]),
+    ("http://webkit.org/" + E, I, [C]),
+    ("http://notwebkit.org/" + E + ".test.html", I, [C]),
+    ("http://webkit.org/" + E + ".test.html", I, [C]),
+    ("http://notwebkit.org/" + E, S, [C, CSS]),
+    ("http://webkit.org/" + E, S, [C, CSS]),
+    ("http://notwebkit.org/" + E + ".test.html", S, [C, CSS, C]),
+    ("http://webkit.org/" + E + ".test.html", S, [C, CSS, B, C])]]))
+
+# TopURL (WebKit's): if-top-url / unless-top-url, matching everything, mixed.
+def top(name, rules, cases):
+    TESTS.append(("TopURL " + name, rules, [(u, m, t, e) for u, m, t, e in cases]))
+top_cases = [
+    ("http://webkit.org/test.html", None, 1), ("http://webkit.org/test.not_html", None, None),
+    ("http://WEBKIT.org/test.html", None, 1), ("http://webkit.org/TEST.html", None, 1),
+    ("http://web__kit.org/test.html", None, 1), ("http://webk__it.org/test.html", None, 0),
+    ("http://web__kit.org/test.not_html", None, None), ("http://not_webkit.org/test.html", None, 0),
+    ("http://not_webkit.org/test.html", "http://webkit.org/not_test.html", 1),
+    ("http://not_webkit.org/test.html", "http://not_webkit.org/not_test.html", 0),
+    ("http://webkit.org/test.html", "http://not_webkit.org/not_test.html", 0),
+    ("http://webkit.org/test.html", "http://not_webkit.org/test.html", 0),
+    ("http://webkit.org/test.html", "http://webkit.org/test.html", 1),
+    ("http://webkit.org/test.html", "http://example.com/#http://webkit.org/test.html", 0),
+    ("http://example.com/#http://webkit.org/test.html", "http://webkit.org/test.html", 1)]
+top("if-top-url", [rule("test\\.html", if_top_url=["^http://web.*kit.org"])],
+    [(u, m, T, [B] if e == 1 else []) for u, m, e in top_cases])
+top("unless-top-url", [rule("test\\.html", unless_top_url=["^http://web.*kit.org"])],
+    [(u, m, T, [B] if e == 0 else []) for u, m, e in top_cases])
+top("if-top-url .*", [rule("test\\.html", if_top_url=[".*"])], [
+    ("http://webkit.org/test.html", None, T, [B]), ("http://webkit.org/test.not_html", None, T, []),
+    ("http://not_webkit.org/test.html", None, T, [B])])
+top("unless-top-url .*", [rule("test\\.html", unless_top_url=[".*"])], [
+    ("http://webkit.org/test.html", None, T, []), ("http://webkit.org/test.not_html", None, T, []),
+    ("http://not_webkit.org/test.html", None, T, [])])
+top("mixed", [rule("test\\.html", if_top_url=["^http://web.*kit.org"]),
+              rule("test\\.html", C, resource_type=["document"], unless_top_url=["^http://web.*kit.org"])], [
+    ("http://webkit.org/test.html", None, T, [B]), ("http://not_webkit.org/test.html", None, T, [C]),
+    ("http://webkit.org/test.html", "http://not_webkit.org", T, [C])])
+
+top("case-sensitive", [rule("test\\.html", if_top_url=["^http://web.*kit.org/test"], top_url_filter_is_case_sensitive=True)], [
+    ("http://webkit.org/test.html", None, T, [B]), ("http://WEBKIT.org/test.html", None, T, [B]),
+    ("http://webkit.org/TEST.html", None, T, [])])
+top("case-insensitive", [rule("test\\.html", if_top_url=["^http://web.*kit.org/test"])], [
+    ("http://webkit.org/test.html", None, T, [B]), ("http://webkit.org/TEST.html", None, T, [B])])
+top("mixed image", [rule("test\\.html", if_top_url=["^http://web.*kit.org"]),
+                    rule("test\\.html", C, resource_type=["document"], unless_top_url=["^http://web.*kit.org"])], [
+    ("http://webkit.org/test.html", "http://not_webkit.org", I, [])])
+
+# TermsKnownToMatchAnything
+TESTS.append(("TermsKnownToMatchAnything",
+    [rule(f) for f in ["^pre1.*post1$", "^pre2(.*)post2$", "^pre3(.*)?post3$", "^pre4(.*)+post4$", "^pre5(.*)*post5$",
+                       "^pre6(.)*post6$", "^pre7(.+)*post7$", "^pre8(.?)*post8$", "^pre9(.+)?post9$", "^pre0(.?)+post0$"]],
+    [("pre%d://webkit.org/post%d" % (i, i), None, T, [B]) for i in range(10)]
+    + [("pre%d://webkit.org/post%d" % (i, (i + 1) % 10), None, T, []) for i in range(10)]))
+
+# TrailingDotStar (the first requests)
+TESTS.append(("TrailingDotStar", [rule("foo.*$"), rule("bar(.*)$")], [
+    ("https://webkit.org/", None, T, []), ("foo://webkit.org/", None, T, [B]), ("https://foo.org/", None, T, [B]),
+    ("https://webkit.foo/", None, T, [B])]))
+
+def case(name, request, expect, **lists):
+    c = {"name": name}
+    c.update(lists)
+    c["request"] = {"url": request, "resourceType": T, "mainDocumentURL": request}
+    c["expect"] = expect
+    return c
+
+EXTRA = []
+# MultipleExtensions: two lists; ignore-previous-rules stops its own list only. (WebKit lists the
+# second list's actions first there: the order of its HashMap of lists; ours is the lists' order.)
+one, two = [rule("block_load")], [rule("block_cookies", C)]
+for u, e in [("http://webkit.org", []), ("http://webkit.org/block_load.html", [B]), ("http://webkit.org/block_cookies.html", [C]),
+             ("http://webkit.org/block_load/block_cookies.html", [B, C]), ("http://webkit.org/block_cookies/block_load.html", [B, C])]:
+    EXTRA.append(case("MultipleExtensions " + u, u, {"actions": e}, ruleLists=[one, two]))
+one, two = [rule("block_load"), rule("ignore1", IGN)], [rule("block_cookies", C), rule("ignore2", IGN)]
+for u, e in [("http://webkit.org", []), ("http://webkit.org/block_load/ignore1.html", []),
+             ("http://webkit.org/block_cookies/ignore1.html", [C]), ("http://webkit.org/block_load/ignore2.html", [B]),
+             ("http://webkit.org/block_cookies/ignore2.html", []), ("http://webkit.org/block_load/block_cookies/ignore1/ignore2.html", [])]:
+    EXTRA.append(case("MultipleExtensions ignore " + u, u, {"actions": e}, ruleLists=[one, two]))
+
+# StringParameters: notifications and selectors, shared and combined.
+def notify(f, n): return {"action": {"type": "notify", "notification": n}, "trigger": {"url-filter": f}}
+def css(f, sel): return {"action": {"type": CSS, "selector": sel}, "trigger": {"url-filter": f}}
+combine = [notify("A", "AAA"), notify("A", "AAA"), notify("B", "BBB"), css("C", "CCC"), css("C", "selectorCombinedWithC"),
+           css("D", "DDD"), rule("E", IGN), rule("F"), notify("G", "GGG"), notify("I", "GGG"), notify("J", "AAA"), notify("K", "GGG")]
+EXTRA.append(case("StringParameters test:///matches", "test:///matches", {"actions": ["notify"], "notifications": ["testnotification"]},
+                  rules=[notify("matches", "testnotification")]))
+for host, actions, notes, selectors in [
+        ("A", ["notify"], ["AAA"], []), ("B", ["notify"], ["BBB"], []), ("C", [CSS], [], ["CCC,selectorCombinedWithC"]),
+        ("D", [CSS], [], ["DDD"]), ("E", [], [], []), ("F", [B], [], []), ("G", ["notify"], ["GGG"], []),
+        ("GIK", ["notify"], ["GGG"], []), ("AJ", ["notify", "notify"], ["AAA", "AAA"], []), ("AE", [], [], []),
+        ("ABCDE", [], [], []), ("ABCDEFG", ["notify", B], ["GGG"], []), ("FG", ["notify", B], ["GGG"], []),
+        ("EFG", ["notify", B], ["GGG"], [])]:
+    EXTRA.append(case("StringParameters http://" + host, "http://" + host,
+                      {"actions": actions, "notifications": notes, "cssSelectors": selectors}, rules=combine))
+
+for c in EXTRA:
+    print(json.dumps(c))
+
+for name, rules, requests in TESTS:
+    for i, (url, main, typ, expected) in enumerate(requests, 1):
+        case = {"name": "%s #%d" % (name, i), "rules": rules,
+                "request": {"url": url, "resourceType": typ, "mainDocumentURL": main or url},
+                "expect": {"actions": expected}}
+        print(json.dumps(case))
