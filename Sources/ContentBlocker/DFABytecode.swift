@@ -5,6 +5,9 @@
 ///     words 3-34: the class of each byte 0...127 (one byte each)
 ///     word 35: bit 31 = starts anywhere (see below); bits 0-30 = word offset of its
 ///              start filter, 0 for none
+///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
+///              state on the way has actions, `dead` when the walk dies), so that a walk from
+///              the start of a web URL skips its scheme
 ///     then each state, in breadth-first order from the root:
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
@@ -34,7 +37,7 @@
 /// dependent loads of states fewer per walk.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
-    static let headerWords = 36
+    static let headerWords = 38
     static let startsAnywhere: UInt32 = 1 << 31
     static let denseThreshold = 10
     /// The first states in breadth-first order (the shallow ones, where a walk over a URL
@@ -127,6 +130,19 @@ enum DFABytecode {
             code.append(word)
         }
         code.append(0)  // word 35, set below
+        // Words 36 and 37: the scheme walked ahead of time.
+        for scheme in ["http://", "https://"] {
+            var state = 0
+            var word: UInt32 = 0
+            for (k, byte) in scheme.utf8.enumerated() {
+                if !dfa.actions[state].isEmpty { word = 0; state = -1; break }
+                let t = Int(dfa.transitions[state * c + Int(dfa.classOf[Int(byte)])])
+                if t < 0 { word = dead; state = -1; break }
+                state = t
+                if k == scheme.utf8.count - 1 { word = offsets[state] }
+            }
+            code.append(word)
+        }
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
         for s in order {
@@ -175,7 +191,10 @@ enum DFABytecode {
 
     /// The start filter's words for a DFA of `c` classes: bit k0 (U), c + k0*c + k1 (B),
     /// c + c*c + (k0*c + k1)*c + k2 (T).
-    static func startFilterWords(_ c: Int) -> Int { (c + c * c + c * c * c + 31) / 32 }
+    static func startBitWords(_ c: Int) -> Int { (c + c * c + c * c * c + 31) / 32 }
+    /// The bits, then a byte per pair of classes: bit 0 = U or B (walk from the start), bit
+    /// 1 = some live T (look at the third class).
+    static func startFilterWords(_ c: Int) -> Int { startBitWords(c) + (c * c + 3) / 4 }
 
     @inline(__always) static func jumpSlot(_ gram: UInt32, _ capacity: Int) -> Int {
         Int((gram &* 2_654_435_761) >> 11) & (capacity - 1)
@@ -187,15 +206,18 @@ enum DFABytecode {
         var grams: [(Int, Int)] = []
         var bits = [UInt32](repeating: 0, count: startFilterWords(c))
         func set(_ i: Int) { bits[i >> 5] |= 1 << UInt32(i & 31) }
+        func setPair(_ pair: Int, _ flag: UInt32) { bits[startBitWords(c) + pair / 4] |= flag << (8 * UInt32(pair % 4)) }
         for k0 in 0..<c {
             let s1 = Int(dfa.transitions[k0])
             if s1 < 0 { continue }
             if !dfa.actions[s1].isEmpty { set(k0) }
             for k1 in 0..<c {
+                if !dfa.actions[s1].isEmpty { setPair(k0 * c + k1, 1) }
                 let s2 = Int(dfa.transitions[s1 * c + k1])
                 if s2 < 0 { continue }
-                if !dfa.actions[s2].isEmpty { set(c + k0 * c + k1) }
+                if !dfa.actions[s2].isEmpty { set(c + k0 * c + k1); setPair(k0 * c + k1, 1) }
                 for k2 in 0..<c where dfa.transitions[s2 * c + k2] >= 0 {
+                    setPair(k0 * c + k1, 2)
                     set(c + c * c + (k0 * c + k1) * c + k2)
                     grams.append(((k0 * c + k1) * c + k2, Int(dfa.transitions[s2 * c + k2])))
                 }
@@ -220,6 +242,9 @@ enum DFABytecode {
             let capacity = Int(code[jump])
             guard capacity > 0, capacity & (capacity - 1) == 0, jump + 1 + 2 * capacity <= code.count else { return false }
         }
+        for w in [36, 37] where code[w] != 0 && code[w] != dead {
+            guard Int(code[w]) >= headerWords, Int(code[w]) < code.count else { return false }
+        }
         for w in 3..<35 {
             for i in 0..<4 where Int((code[w] >> (8 * UInt32(i))) & 0xFF) >= classes { return false }
         }
@@ -234,6 +259,7 @@ enum DFABytecode {
             guard p <= code.count else { return false }
         }
         let listStart = p
+        for w in [36, 37] where code[w] != 0 && code[w] != dead { guard isStart[Int(code[w])] else { return false } }
         if jump != 0 {
             guard jump >= listStart else { return false }
             for k in 0..<Int(code[jump]) where code[jump + 1 + 2 * k] != 0 {
@@ -326,7 +352,7 @@ enum DFABytecode {
     @inline(__always)
     static func runAnywhere(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
         let mode = code[35]
-        if mode & startsAnywhere == 0 { run(code, url, found); return }
+        if mode & startsAnywhere == 0 { runFromStart(code, url, found); return }
         let n = url.count
         let filter = Int(mode & ~startsAnywhere)
         if filter == 0 {
@@ -345,6 +371,7 @@ enum DFABytecode {
             return b < 128 ? Int(classes[Int(b)]) : -1
         }
         @inline(__always) func test(_ i: Int) -> Bool { bits[i >> 5] & (1 << UInt32(i & 31)) != 0 }
+        let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
         var k1 = klass(0), k2 = klass(1)
@@ -355,10 +382,11 @@ enum DFABytecode {
             if k0 < 0 { continue }
             if k1 >= 0 && k2 >= 0 {
                 let pair = k0 * c + k1
-                let gram = pair * c + k2
-                let live = test(c + c * c + gram)
-                if !test(c + pair) && !test(k0) {
-                    if !live { continue }
+                let flags = pairs[pair]
+                if flags == 0 { continue }
+                if flags & 1 == 0 {
+                    let gram = pair * c + k2
+                    if !test(c + c * c + gram) { continue }
                     if i + 2 < n {
                         // Three bytes of the URL lead to a state that the table gives.
                         var slot = jumpSlot(UInt32(gram), capacity)
@@ -370,5 +398,21 @@ enum DFABytecode {
             }
             run(code, url, from: i, found)
         }
+    }
+
+    /// `run` from the start, the scheme of an http(s) URL skipped by the walk made ahead of time.
+    @inline(__always)
+    static func runFromStart(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+        let n = url.count
+        if n >= 7, url[0] == 0x68, url[1] == 0x74, url[2] == 0x74, url[3] == 0x70 {
+            let secure = url[4] == 0x73
+            let length = secure ? 8 : 7
+            if n >= length, url[length - 3] == 0x3A, url[length - 2] == 0x2F, url[length - 1] == 0x2F {
+                let state = code[secure ? 37 : 36]
+                if state == dead { return }
+                if state != 0 { run(code, url, from: length, state: Int(state), found); return }
+            }
+        }
+        run(code, url, found)
     }
 }

@@ -197,7 +197,7 @@ public final class RuleListMatcher {
         if v != 0 {
             confirmations &+= 1
             var confirmed = false
-            DFABytecode.run(list.dfa(v), url) { _, _ in confirmed = true }
+            DFABytecode.runFromStart(list.dfa(v), url) { _, _ in confirmed = true }
             if !confirmed { return }
         }
         locations[locationCount] = list.location(ofRule: ruleIndex)
