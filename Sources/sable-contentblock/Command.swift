@@ -192,6 +192,8 @@ enum Command {
         times.reserveCapacity(requests.count)
         let candidatesBefore = matcher.candidateCount, confirmationsBefore = matcher.confirmations
         var blocked = 0, cookies = 0, https = 0, other = 0, ignored = 0, invalid = 0
+        var samePage: [UInt64] = [], otherPage: [UInt64] = []
+        var previousPage = ""
         var out = ""
         for r in requests {
             let t0 = nanoseconds()
@@ -200,6 +202,10 @@ enum Command {
             let t1 = nanoseconds()
             guard valid else { invalid += 1; if printEach { out += "invalid-url\t\(r.url)\n" }; continue }
             times.append(t1 - t0)
+            // A request of another page than the one before it (a networking process serving
+            // several tabs): the page's caches may have to be rebuilt.
+            if r.main == previousPage { samePage.append(t1 - t0) } else { otherPage.append(t1 - t0) }
+            previousPage = r.main
             let kinds = matcher.resultKinds
             if kinds & 1 != 0 { blocked += 1 }
             if kinds & 2 != 0 { cookies += 1 }
@@ -213,6 +219,7 @@ enum Command {
             }
         }
         if printEach { print(out, terminator: "") }
+        let candidates = matcher.candidateCount - candidatesBefore, confirmations = matcher.confirmations - confirmationsBefore
         // The same pass again, several times: each request's best time (the decision with
         // its caches warm and no other process in the way), a floor under the figures above.
         var best = [UInt64](repeating: .max, count: requests.count)
@@ -238,8 +245,11 @@ enum Command {
         report += "requests: \(rows.count) (\(times.count) decided, \(invalid) invalid URLs), rules: \(list.ruleCount), compiled size: \(list.byteCount) bytes\n"
         report += "blocked: \(blocked), block-cookies: \(cookies), make-https: \(https), other actions: \(other), stopped by ignore-previous-rules: \(ignored)\n"
         report += "decision time (µs): median \(fixed(pct(0.5), 3)), p90 \(fixed(pct(0.9), 3)), p99 \(fixed(pct(0.99), 3)), max \(fixed(pct(1.0), 3)), mean \(fixed(mean, 3)) (from text: URL canonicalized, party, rules; clock read overhead \(overhead[500]) ns, included)\n"
+        samePage.sort(); otherPage.sort()
+        func pctOf(_ t: [UInt64], _ p: Double) -> String { t.isEmpty ? "-" : fixed(Double(t[min(t.count - 1, Int(Double(t.count) * p))]) / 1000, 3) }
+        report += "  same page as the request before (\(samePage.count)): median \(pctOf(samePage, 0.5)), p99 \(pctOf(samePage, 0.99)); another page (\(otherPage.count)): median \(pctOf(otherPage, 0.5)), p99 \(pctOf(otherPage, 0.99))\n"
         report += "best of 5 passes per request (µs): median \(fixed(Double(best[best.count / 2]) / 1000, 3)), p99 \(fixed(Double(best[best.count * 99 / 100]) / 1000, 3))\n"
-        report += "per decision: \(perRequest(matcher.candidateCount - candidatesBefore)) candidate rules from the DFAs, \(perRequest(matcher.confirmations - confirmationsBefore)) confirmation DFAs run\n"
+        report += "per decision: \(perRequest(candidates)) candidate rules from the DFAs and the host index, \(perRequest(confirmations)) confirmation DFAs run\n"
         report += "load time: \(fixed(loadTime * 1000, 3)) ms, RSS: \(rssBefore) kB before loading, \(rssAfter) kB after matching (+\(rssAfter - rssBefore) kB)\n"
         if printEach { printError(report) } else { print(report, terminator: "") }
         return 0
