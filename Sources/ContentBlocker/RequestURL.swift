@@ -139,6 +139,12 @@ public struct RequestURL: Sendable, Equatable {
         public var isData: Bool
     }
 
+    /// 1 for the bytes the fast path leaves to `RequestURL` (controls, space, non-ASCII, `"`,
+    /// `<`, `>`, backquote, backslash).
+    static let needsEncoding: [UInt8] = (0..<256).map { c in
+        c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 || c == 0x5C ? 1 : 0
+    }
+
     @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     /// Writes `string`'s bytes for the common URL that is already canonical but for the case of
@@ -177,13 +183,16 @@ public struct RequestURL: Sendable, Equatable {
         var o = j
         // An empty path is "/".
         if j == n || s[j] != 0x2F { out[o] = 0x2F; o += 1 }
-        while j < n {
-            let c = s[j]
-            guard c > 0x20, c < 0x7F, c != 0x22, c != 0x3C, c != 0x3E, c != 0x60, c != 0x5C else { return nil }
-            out[o] = c
-            o += 1; j += 1
+        // The rest as it is, when no byte needs percent-encoding (or is a backslash).
+        let rest = n - j
+        guard o + rest <= out.count else { return nil }
+        var bad: UInt8 = 0
+        s.baseAddress.map { from in
+            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: from + j, byteCount: rest)
+            for k in j..<n { bad |= RequestURL.needsEncoding[Int(from[k])] }
         }
-        return Canonical(length: o, hostStart: hostStart, hostEnd: hostEnd, isData: false)
+        guard bad == 0 else { return nil }
+        return Canonical(length: o + rest, hostStart: hostStart, hostEnd: hostEnd, isData: false)
     }
 
     /// Any URL, through the parser: its serialization and host range; nil when it does not
