@@ -440,6 +440,10 @@ public enum ContentRuleListCompiler {
         directory.append(domainTable)
         directory.append(UInt32(tailDFAs.count))
         for code in tailDFAs { directory.append(addDFA(code)) }
+        // Each literal's rules sorted by tail (the matcher looks each tail up once), then id.
+        for key in Array(hostEntries.keys) {
+            hostEntries[key]?.sort { (ruleTails[Int($0)], $0) < (ruleTails[Int($1)], $1) }
+        }
         let hostTable = DomainConditionTable.build(hostEntries, into: &w.words)
         var ruleTailsOffset: UInt32 = 0
         if hostTable != 0 {

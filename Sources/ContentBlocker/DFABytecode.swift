@@ -309,34 +309,34 @@ enum DFABytecode {
         while true {
             let h = code[s]
             if h & 0x200 != 0 {
-                let l = Int(code[s + 1])
+                let l = Int(code[s &+ 1])
                 let n = Int(code[l])
-                for k in 0..<n { found(code[l + 1 + 2 * k], code[l + 2 + 2 * k]) }
+                for k in 0..<n { found(code[l &+ 1 &+ 2 &* k], code[l &+ 2 &+ 2 &* k]) }
             }
             if i > count { return }
             // A sink keeps the walk where it is until the end marker: skip there.
             if h & 0x800 != 0 { i = count }
             let b = i < count ? UInt32(url[i]) : 0
-            i += 1
+            i &+= 1
             if b >= 128 { return }
             var t = s
             var header = h
             var next = dead
             while true {
-                var p = t + 1 + Int((header >> 9) & 1)
+                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 if header & 0x100 != 0 {
                     let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
-                    next = code[p + Int(klass)]
+                    next = code[p &+ Int(klass)]
                     break
                 }
                 var fallback = dead
-                if header & 0x400 != 0 { fallback = code[p]; p += 1 }
-                let end = p + 2 * Int(header & 0xFF)
+                if header & 0x400 != 0 { fallback = code[p]; p &+= 1 }
+                let end = p &+ 2 &* Int(header & 0xFF)
                 var found = false
                 while p < end {
                     let range = code[p]
-                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p + 1]; found = true; break }
-                    p += 2
+                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p &+ 1]; found = true; break }
+                    p &+= 2
                 }
                 if found || fallback == dead { break }
                 t = Int(fallback)
@@ -374,19 +374,20 @@ enum DFABytecode {
         let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
+        let tOffset = c + c * c
         var k1 = klass(0), k2 = klass(1)
         for i in 0...n {
             let k0 = k1
             k1 = k2
-            k2 = klass(i + 2)
+            k2 = klass(i &+ 2)
             if k0 < 0 { continue }
             if k1 >= 0 && k2 >= 0 {
-                let pair = k0 * c + k1
+                let pair = k0 &* c &+ k1
                 let flags = pairs[pair]
                 if flags == 0 { continue }
                 if flags & 1 == 0 {
-                    let gram = pair * c + k2
-                    if !test(c + c * c + gram) { continue }
+                    let gram = pair &* c &+ k2
+                    if !test(tOffset &+ gram) { continue }
                     if i + 2 < n {
                         // Three bytes of the URL lead to a state that the table gives.
                         var slot = jumpSlot(UInt32(gram), capacity)

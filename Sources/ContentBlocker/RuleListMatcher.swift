@@ -259,9 +259,14 @@ public final class RuleListMatcher {
         tailHits.removeAll(keepingCapacity: true)
         for d in list.tailDFAs { DFABytecode.run(list.dfa(d), url, from: q) { t, _ in tailHits.append(t + 1) } }
         if tailHits.isEmpty { return }
+        // The list is sorted by tail: each tail is looked up once.
+        var lastTail = UInt32.max
+        var hit = false
         for j in 1...Int(words[l]) {
-            let r = words[l + j]
-            guard tailHits.contains(list.tail(ofRule: Int(r))) else { continue }
+            let r = words[l &+ j]
+            let t = list.tail(ofRule: Int(r))
+            if t != lastTail { lastTail = t; hit = tailHits.contains(t) }
+            guard hit else { continue }
             candidateCount &+= 1
             consider(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
