@@ -45,7 +45,7 @@ with open(out + "/nested.json", "w") as f:
 PY
 for case in malformed 100mb too-many long-filter nested; do
     printf -- "-- %-12s %6s MB: " "$case" "$(( $(stat -c %s "$OUT/$case.json") / 1048576 ))"
-    /usr/bin/time -f "  (wall %e s, CPU %U s)" -o "$OUT/time.txt" $B compile "$OUT/$case.json" -o "$OUT/$case.bin" 2>&1 | head -1 | tr -d '\n' || true
+    /usr/bin/time -q -f "  (wall %e s, CPU %U s)" -o "$OUT/time.txt" $B compile "$OUT/$case.json" -o "$OUT/$case.bin" 2>&1 | head -1 | tr -d '\n' || true
     cat "$OUT/time.txt"
 done
 
