@@ -233,7 +233,9 @@ public enum ContentRuleListCompiler {
             }
         }
         var best = terms[start..<firstCut]
-        var bestScore = score(best)
+        // The first piece of an anchored filter is mostly scheme and host, which many requests
+        // share (www.google., cloudfront.net): a later piece is preferred unless much shorter.
+        var bestScore = score(best) - (start == 0 ? 8 : 0)
         var i = firstCut + 1
         while i <= terms.count {
             var j = i
