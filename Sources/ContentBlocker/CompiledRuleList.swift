@@ -42,6 +42,8 @@ public final class CompiledRuleList: @unchecked Sendable {
     /// each rule's tail (tail id + 1, 0 for none).
     let hostTable: Int
     let tailDFAs: [UInt32]
+    /// Anchored filters after `^[htpsw]+://([a-z0-9-]+\.)?`, walked from where that ends.
+    let hostDFAs: [UInt32]
     let ruleTails: UnsafePointer<UInt32>?
     let tailCount: Int
     /// Rules that match every URL, by what they matter to.
@@ -161,6 +163,11 @@ public final class CompiledRuleList: @unchecked Sendable {
             }
             tails.append(UInt32(o))
         }
+        p += 1 + Int(w[p])
+        // DFAs of the anchored filters after the host prefix (ids are rule ids).
+        guard p < w.count, p + 1 + Int(w[p]) <= w.count else { throw .damaged("directory out of range") }
+        var hostDFAs: [UInt32] = []
+        for i in 0..<Int(w[p]) { try dfa(at: w[p + 1 + i]); hostDFAs.append(w[p + 1 + i]) }
         let hosts = Int(w[10])
         var ruleTails: UnsafePointer<UInt32>? = nil
         if hosts != 0 {
@@ -189,6 +196,7 @@ public final class CompiledRuleList: @unchecked Sendable {
         urlDFAs = urlList; topDFAs = topList; frameDFAs = frameList
         domainTable = domains
         tailDFAs = tails
+        self.hostDFAs = hostDFAs
         hostTable = hosts
         self.ruleTails = ruleTails
         self.tailCount = tailCount

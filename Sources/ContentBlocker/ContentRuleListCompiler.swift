@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
@@ -382,6 +382,21 @@ public enum ContentRuleListCompiler {
             globalStyleSheet = selectors.joined(separator: ",") + "{display:none !important;}"
         }
 
+        // Anchored patterns that begin with the host prefix (`^[htpsw]+://([a-z0-9-]+\.)?`, not
+        // taken by the host index): the rest after the prefix goes to DFAs walked from the two
+        // places the prefix can end (HostIndex), instead of through the host in a product DFA.
+        var hostPatterns: [PatternEntry] = []
+        let hostPrefix = HostIndex.prefix
+        if !CompileLog.plain && !hostPrefix.isEmpty {
+            urlPatterns.removeAll { p in
+                guard !p.unanchored, p.terms.count > hostPrefix.count,
+                      p.terms.prefix(hostPrefix.count).elementsEqual(hostPrefix) else { return false }
+                let rest = p.terms.dropFirst(hostPrefix.count)
+                hostPatterns.append(PatternEntry(terms: rest, id: p.id, unanchored: false, size: rest.reduce(0) { $0 + $1.size }))
+                return true
+            }
+        }
+
         // Next to each rule id, the url DFAs keep its flags, with two bits of our own: a
         // css-display-none rule, and a condition that holds for every URL.
         let urlFlags: (UInt32) -> UInt32 = { id in
@@ -391,7 +406,8 @@ public enum ContentRuleListCompiler {
         }
         guard let urlDFAs = buildDFAs(urlPatterns, startAnywhere: !CompileLog.plain, flagsOf: urlFlags), let topDFAs = buildDFAs(topPatterns, flagsOf: { _ in 0 }),
               let frameDFAs = buildDFAs(framePatterns, flagsOf: { _ in 0 }),
-              let tailDFAs = buildDFAs(tailPatterns, flagsOf: { _ in 0 }) else { return .failure(.JSONInvalidRegex) }
+              let tailDFAs = buildDFAs(tailPatterns, flagsOf: { _ in 0 }),
+              let hostDFAs = buildDFAs(hostPatterns, flagsOf: urlFlags) else { return .failure(.JSONInvalidRegex) }
 
         // MARK: Serialization
         var w = WordWriter()
@@ -442,6 +458,8 @@ public enum ContentRuleListCompiler {
         directory.append(domainTable)
         directory.append(UInt32(tailDFAs.count))
         for code in tailDFAs { directory.append(addDFA(code)) }
+        directory.append(UInt32(hostDFAs.count))
+        for code in hostDFAs { directory.append(addDFA(code)) }
         // Each literal's rules sorted by tail (the matcher looks each tail up once), then id.
         for key in Array(hostEntries.keys) {
             hostEntries[key]?.sort { (ruleTails[Int($0)], $0) < (ruleTails[Int($1)], $1) }

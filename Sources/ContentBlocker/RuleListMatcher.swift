@@ -210,21 +210,22 @@ public final class RuleListMatcher {
         // the DFA, without a look at the rule table.
         let top = page.topBits
         var count = 0
-        for d in list.urlDFAs {
-            DFABytecode.runAnywhere(list.dfa(d), url) { r, f in
-                if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
-                guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
-                let c = f & ResourceFlags.actionConditionMask
-                if c == ResourceFlags.ifTopURL || c == ResourceFlags.unlessTopURL {
-                    let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(top, r)
-                    if matched != (c == ResourceFlags.ifTopURL) { return }
-                }
-                count &+= 1
-                consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
+        let candidate = { (r: UInt32, f: UInt32) in
+            if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
+            guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
+            let c = f & ResourceFlags.actionConditionMask
+            if c == ResourceFlags.ifTopURL || c == ResourceFlags.unlessTopURL {
+                let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(top, r)
+                if matched != (c == ResourceFlags.ifTopURL) { return }
             }
+            count &+= 1
+            self.consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
+        }
+        for d in list.urlDFAs { DFABytecode.runAnywhere(list.dfa(d), url, candidate) }
+        if list.hostTable != 0 || !list.hostDFAs.isEmpty {
+            matchHosts(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly, candidate)
         }
         candidateCount &+= count
-        if list.hostTable != 0 { matchHosts(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
         for r in page.applicableNetwork { consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
@@ -233,18 +234,24 @@ public final class RuleListMatcher {
 
     /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
     /// label, looked up; the tails walked from where the literal ends.
-    func matchHosts(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool) {
+    /// The DFAs of the other filters with that prefix are walked from the same two places.
+    func matchHosts(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool,
+                    _ candidate: (UInt32, UInt32) -> Void) {
         let n = url.count
         var i = 0
         while i < n && HostIndex.isSchemeCharacter(url[i]) { i += 1 }
         guard i > 0, i + 2 < n, url[i] == 0x3A, url[i + 1] == 0x2F, url[i + 2] == 0x2F else { return }
         let p0 = i + 3
-        lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
         var j = p0
         while j < n && HostIndex.isLabelCharacter(url[j]) { j += 1 }
-        if j > p0 && j < n && url[j] == 0x2E {
-            lookUpHost(url, from: j + 1, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
+        let p1 = j > p0 && j < n && url[j] == 0x2E ? j + 1 : -1
+        for d in list.hostDFAs {
+            DFABytecode.run(list.dfa(d), url, from: p0, candidate)
+            if p1 >= 0 { DFABytecode.run(list.dfa(d), url, from: p1, candidate) }
         }
+        guard list.hostTable != 0 else { return }
+        lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
+        if p1 >= 0 { lookUpHost(url, from: p1, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
     }
 
     func lookUpHost(_ url: UnsafeBufferPointer<UInt8>, from p: Int, flags: UInt32, ancestors: [String], networkOnly: Bool) {
