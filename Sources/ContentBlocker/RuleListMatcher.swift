@@ -105,6 +105,7 @@ public final class RuleListMatcher {
         if !page.conditionsReady {
             let bits = page.topBits
             var set = page.topSet
+            page.topSet = []  // the set's buffer unshared, so it is reused in place
             RuleListMatcher.clear(bits, &set)
             RuleListMatcher.fill(bits, &set, dfas: list.topDFAs, list: list, urls: [top])
             if list.domainTable != 0 {
