@@ -362,42 +362,42 @@ enum DFABytecode {
         let c = Int(code[2])
         let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
         let bits = code + filter
-        let end = Int(classes[0])
-        // The class of the byte at i: the end marker's past the end, -1 for a byte a walk
-        // stops at (not ASCII).
-        @inline(__always) func klass(_ i: Int) -> Int {
-            guard i < n else { return end }
-            let b = url[i]
-            return b < 128 ? Int(classes[Int(b)]) : -1
-        }
+        let end = classes[0]
         @inline(__always) func test(_ i: Int) -> Bool { bits[i >> 5] & (1 << UInt32(i & 31)) != 0 }
         let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
         let tOffset = c + c * c
-        var k1 = klass(0), k2 = klass(1)
-        for i in 0...n {
-            let k0 = k1
-            k1 = k2
-            k2 = klass(i &+ 2)
-            if k0 < 0 { continue }
-            if k1 >= 0 && k2 >= 0 {
-                let pair = k0 &* c &+ k1
-                let flags = pairs[pair]
-                if flags == 0 { continue }
-                if flags & 1 == 0 {
-                    let gram = pair &* c &+ k2
-                    if !test(tOffset &+ gram) { continue }
-                    if i + 2 < n {
-                        // Three bytes of the URL lead to a state that the table gives.
-                        var slot = jumpSlot(UInt32(gram), capacity)
-                        while jump[1 + 2 * slot] != UInt32(gram + 1) { slot = (slot + 1) & (capacity - 1) }
-                        run(code, url, from: i + 3, state: Int(jump[2 + 2 * slot]), found)
-                        continue
+        // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
+        // end marker's class past the end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 3) { ks in
+            for i in 0..<n {
+                let b = url[i]
+                ks[i] = b < 128 ? classes[Int(b)] : 0xFF
+            }
+            ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
+            for i in 0...n {
+                let k0 = ks[i]
+                if k0 == 0xFF { continue }
+                let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
+                if k1 != 0xFF && k2 != 0xFF {
+                    let pair = Int(k0) &* c &+ Int(k1)
+                    let flags = pairs[pair]
+                    if flags == 0 { continue }
+                    if flags & 1 == 0 {
+                        let gram = pair &* c &+ Int(k2)
+                        if !test(tOffset &+ gram) { continue }
+                        if i + 2 < n {
+                            // Three bytes of the URL lead to a state that the table gives.
+                            var slot = jumpSlot(UInt32(gram), capacity)
+                            while jump[1 + 2 * slot] != UInt32(gram + 1) { slot = (slot + 1) & (capacity - 1) }
+                            run(code, url, from: i + 3, state: Int(jump[2 + 2 * slot]), found)
+                            continue
+                        }
                     }
                 }
+                run(code, url, from: i, found)
             }
-            run(code, url, from: i, found)
         }
     }
 

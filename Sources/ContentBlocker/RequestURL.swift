@@ -145,6 +145,15 @@ public struct RequestURL: Sendable, Equatable {
         c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 || c == 0x5C ? 1 : 0
     }
 
+    /// The byte a host character of the fast path becomes (letters lowercased, digits, "-",
+    /// ".", "_"), 0 for any other byte.
+    static let hostByte: [UInt8] = (0..<256).map { (c: Int) -> UInt8 in
+        let b = UInt8(c)
+        let l = b | 0x20
+        if l >= 0x61 && l <= 0x7A { return l }
+        return (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E || b == 0x5F ? b : 0
+    }
+
     @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     /// Writes `string`'s bytes for the common URL that is already canonical but for the case of
@@ -172,11 +181,13 @@ public struct RequestURL: Sendable, Equatable {
         var j = hostStart
         while j < n {
             let c = s[j]
-            if c == 0x2F || c == 0x3F || c == 0x23 { break }
-            let l = c | 0x20
-            guard (l >= 0x61 && l <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E || c == 0x5F else { return nil }
-            out[j] = lower(c)
-            j += 1
+            let h = RequestURL.hostByte[Int(c)]
+            if h == 0 {
+                if c == 0x2F || c == 0x3F || c == 0x23 { break }
+                return nil
+            }
+            out[j] = h
+            j &+= 1
         }
         let hostEnd = j
         guard hostEnd > hostStart else { return nil }
