@@ -201,6 +201,56 @@ TESTS.append(("TrailingDotStar", [rule("foo.*$"), rule("bar(.*)$")], [
     ("https://webkit.org/", None, T, []), ("foo://webkit.org/", None, T, [B]), ("https://foo.org/", None, T, [B]),
     ("https://webkit.foo/", None, T, [B])]))
 
+TESTS.append(("TrailingDotStar bar", [rule("foo.*$"), rule("bar(.*)$")], [
+    ("bar://webkit.org/", None, T, [B]), ("https://bar.org/", None, T, [B]), ("https://webkit.bar/", None, T, [B]),
+    ("https://webkit.org/bar", None, T, [B])]))
+TESTS.append(("TrailingTermsCarryingNoData", [rule("foob?a?r?"), rule("bazo(ok)?a?$"), rule("cats*$")], [
+    (u, None, T, e) for u, e in [
+        ("https://webkit.org/", []), ("https://webkit.org/foo", [B]), ("https://webkit.org/foob", [B]),
+        ("https://webkit.org/fooc", [B]), ("https://webkit.org/fooba", [B]), ("https://webkit.org/foobar", [B]),
+        ("https://webkit.org/foobar-stuff", [B]), ("https://webkit.org/baz", []), ("https://webkit.org/bazo", [B]),
+        ("https://webkit.org/bazoa", [B]), ("https://webkit.org/bazob", []), ("https://webkit.org/bazoo", []),
+        ("https://webkit.org/bazook", [B]), ("https://webkit.org/bazookb", []), ("https://webkit.org/bazooka", [B]),
+        ("https://webkit.org/bazookaa", []), ("https://cat.org/", []), ("https://cats.org/", []),
+        ("https://webkit.org/cat", [B]), ("https://webkit.org/cats", [B]), ("https://webkit.org/catss", [B]),
+        ("https://webkit.org/catsss", [B]), ("https://webkit.org/catso", [])]]))
+TESTS.append(("UselessTermsMatchingEverythingAreEliminated",
+    [rule(f) for f in [".*web", "(.*)web", "(.)*web", "(.+)*web", "(.?)*web", "(.+)?web", "(.?)+web"]], [
+    ("http://theweb.com/", None, T, [B]), ("http://example.com/wweb", None, T, [B]), ("http://example.com/weeb", None, T, [])]))
+TESTS.append(("LoadType (WebKit)", [rule("webkit.org", load_type=["third-party"]), rule("whatwg.org", load_type=["first-party"]),
+                           rule("alwaysblock.pdf")], [
+    ("http://webkit.org", None, T, []), ("http://webkit.org", "http://not_webkit.org", T, [B]),
+    ("http://whatwg.org", None, T, [B]), ("http://whatwg.org", "http://not_whatwg.org", T, []),
+    ("http://foobar.org/alwaysblock.pdf", None, T, [B]),
+    ("http://foobar.org/alwaysblock.pdf", "http://not_foobar.org/alwaysblock.pdf", T, [B])]))
+TESTS.append(("ResourceType (WebKit)", [rule("block_all_types.org", resource_type=["document", "image", "style-sheet", "script", "font", "raw",
+                                                                          "svg-document", "media", "popup"]),
+                               rule("block_only_images", resource_type=["image"])],
+    [("http://block_all_types.org", None, t, [B]) for t in
+     ["top-document", "image", "style-sheet", "script", "font", "other", "svg-document", "media", "popup"]]
+    + [("http://block_only_images.org", None, "image", [B]), ("http://block_only_images.org", None, T, [])]))
+TESTS.append(("ResourceAndLoadType", [rule("BlockOnlyIfThirdPartyAndScript", resource_type=["script"], load_type=["third-party"])], [
+    ("http://webkit.org/BlockOnlyIfThirdPartyAndScript.js", "http://webkit.org", "script", []),
+    ("http://webkit.org/BlockOnlyIfThirdPartyAndScript.png", "http://not_webkit.org", "image", []),
+    ("http://webkit.org/BlockOnlyIfThirdPartyAndScript.js", "http://not_webkit.org", "script", [B])]))
+TESTS.append(("ResourceOrLoadTypeMatchingEverything", [rule(".*", resource_type=["image"]), rule(".*", C, load_type=["third-party"]),
+                                                       rule(".*", IGN, load_type=["first-party"])], [
+    ("http://webkit.org", None, T, []), ("http://webkit.org", "http://not_webkit.org", T, [C]),
+    ("http://webkit.org", "http://not_webkit.org", "image", [C, B])]))
+wide = []
+for c1 in map(chr, range(ord("A"), ord("Z") + 1)):
+    for c2 in "ABC":
+        for c3 in "ABC":
+            name = c1 + c2 + c3
+            t = {"url-filter": ".*" + name, "url-filter-is-case-sensitive": True}
+            if (ord(c1) + ord(c2) + ord(c3)) % 2 == 0:
+                wide.append({"action": {"type": IGN}, "trigger": t})
+            else:
+                wide.append({"action": {"type": CSS, "selector": name}, "trigger": t})
+TESTS.append(("WideNFA", wide, [
+    ("http://webkit.org/AAA", None, T, [CSS]), ("http://webkit.org/YAA", None, T, [CSS]), ("http://webkit.org/ZAA", None, T, []),
+    ("http://webkit.org/LAA/AAA", None, T, []), ("http://webkit.org/LAA/MAA", None, T, [CSS]), ("http://webkit.org/", None, T, [])]))
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
