@@ -251,6 +251,45 @@ TESTS.append(("WideNFA", wide, [
     ("http://webkit.org/AAA", None, T, [CSS]), ("http://webkit.org/YAA", None, T, [CSS]), ("http://webkit.org/ZAA", None, T, []),
     ("http://webkit.org/LAA/AAA", None, T, []), ("http://webkit.org/LAA/MAA", None, T, [CSS]), ("http://webkit.org/", None, T, [])]))
 
+# The global style sheet and the rules kept out of it (WebKit's backend1-6 of that test).
+hidden = {"type": CSS, "selector": ".hidden"}
+def hid(**trigger):
+    t = {"url-filter": ".*"}
+    t.update({k.replace("_", "-"): v for k, v in trigger.items()})
+    return {"action": dict(hidden), "trigger": t}
+TESTS.append(("GlobalStyleSheet .*", [hid()], [("http://webkit.org", None, T, [])]))
+TESTS.append(("GlobalStyleSheet if-domain", [hid(if_domain=["webkit.org"])], [
+    ("http://webkit.org", None, T, [CSS]), ("http://w3c.org", None, T, [])]))
+TESTS.append(("GlobalStyleSheet unless-domain", [hid(unless_domain=["webkit.org"])], [
+    ("http://webkit.org", None, T, []), ("http://w3c.org", None, T, [CSS])]))
+TESTS.append(("GlobalStyleSheet third-party", [hid(load_type=["third-party"])], [
+    ("http://webkit.org", None, T, []), ("http://not_webkit.org", "http://webkit.org", T, [CSS])]))
+TESTS.append(("GlobalStyleSheet after ignore-previous-rules", [rule(".*", IGN), hid()], [("http://webkit.org", None, T, [CSS])]))
+b6 = [rule(".*", B, if_domain=["webkit.org", "*w3c.org"], resource_type=["document", "script"]),
+      rule("ignore", IGN, if_domain=["*webkit.org", "w3c.org"]),
+      rule(".*", C, unless_domain=["webkit.org", "whatwg.org"], resource_type=["script", "image"], load_type=["third-party"])]
+TESTS.append(("DomainsAndFlagsMatchingEverything", b6, [(u, m, t, e) for u, m, t, e in [
+    ("http://webkit.org", None, T, [B]), ("http://w3c.org", None, T, [B]), ("http://whatwg.org", None, T, []),
+    ("http://sub.webkit.org", None, T, []), ("http://sub.w3c.org", None, T, [B]), ("http://sub.whatwg.org", None, T, []),
+    ("http://webkit.org/ignore", None, T, []), ("http://w3c.org/ignore", None, T, []), ("http://whatwg.org/ignore", None, T, []),
+    ("http://sub.webkit.org/ignore", None, T, []), ("http://sub.w3c.org/ignore", None, T, [B]),
+    ("http://sub.whatwg.org/ignore", None, T, []),
+    ("http://example.com/image.png", "http://webkit.org/", I, []),
+    ("http://example.com/image.png", "http://w3c.org/", I, [C]),
+    ("http://example.com/doc.html", "http://webkit.org/", T, [B]),
+    ("http://example.com/script.js", "http://webkit.org/", S, [B]),
+    ("http://example.com/script.js", "http://w3c.org/", S, [C, B]),
+    ("http://example.com/script.js", "http://example.com/", S, []),
+    ("http://example.com/ignore/image.png", "http://webkit.org/", I, []),
+    ("http://example.com/ignore/image.png", "http://example.com/", I, []),
+    ("http://example.com/ignore/image.png", "http://example.org/", I, [C]),
+    ("http://example.com/doc.html", "http://example.org/", T, []),
+    ("http://example.com/", "http://example.com/", "font", []),
+    ("http://example.com/ignore", "http://webkit.org/", I, []),
+    ("http://example.com/ignore", "http://webkit.org/", "font", []),
+    ("http://example.com/", "http://example.com/", S, []),
+    ("http://example.com/ignore", "http://example.com/", S, [])]]))
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
@@ -286,6 +325,41 @@ for host, actions, notes, selectors in [
         ("EFG", ["notify", B], ["GGG"], [])]:
     EXTRA.append(case("StringParameters http://" + host, "http://" + host,
                       {"actions": actions, "notifications": notes, "cssSelectors": selectors}, rules=combine))
+
+# InvalidJSON: WebKit's compile errors (None: compiles).
+W = '{"action":{"type":"block"},"trigger":{"url-filter":"webkit.org",%s}}'
+invalid = [("[", "JSONInvalid"), ("123", "JSONTopLevelStructureNotAnArray"), ("{}", "JSONTopLevelStructureNotAnArray"),
+           ("[5]", "JSONInvalidRule"), ("[]", "JSONContainsNoRules"),
+           ('[{"action":{"type":"block"},"trigger":5}]', "JSONInvalidTrigger"),
+           ('[{"action":{"type":"block"},"trigger":{"url-filter":""}}]', "JSONInvalidURLFilterInTrigger"),
+           ('[{"action":{"type":"block"},"trigger":{"url-filter":{}}}]', "JSONInvalidURLFilterInTrigger")]
+for key in ["load-type", "resource-type"]:
+    for v, e in [("{}", "JSONInvalidTriggerFlagsArray"), ('["invalid"]', "JSONInvalidStringInTriggerFlagsArray"),
+                 ("[5]", "JSONInvalidStringInTriggerFlagsArray"), ("5", "JSONInvalidTriggerFlagsArray"),
+                 ('"first-party"' if key == "load-type" else '"document"', "JSONInvalidTriggerFlagsArray"),
+                 ("null", "JSONInvalidTriggerFlagsArray"), ("false", "JSONInvalidTriggerFlagsArray")]:
+        invalid.append(("[" + W % ('"%s":%s' % (key, v)) + "]", e))
+N = '[{"action":{"type":"notify"%s},"trigger":{"url-filter":".*"}}]'
+invalid += [(N % "", "JSONInvalidNotification"), (N % ',"notification":5', "JSONInvalidNotification"),
+            (N % ',"notification":[]', "JSONInvalidNotification"), (N % ',"notification":"here\'s my notification"', None),
+            (N % ',"notification":"\\u1234"', None)]
+for t, e in [('"if-domain":{}', "JSONInvalidConditionList"), ('"if-domain":[5]', "JSONInvalidConditionList"),
+             ('"if-domain":["a"]', None), ('"if-domain":"a"', "JSONInvalidConditionList"),
+             ('"if-domain":false', "JSONInvalidConditionList"), ('"if-domain":null', "JSONInvalidConditionList"),
+             ('"unless-domain":{}', "JSONInvalidConditionList"), ('"unless-domain":[5]', "JSONInvalidConditionList"),
+             ('"unless-domain":[""]', "JSONInvalidConditionList"), ('"unless-domain":"a"', "JSONInvalidConditionList"),
+             ('"unless-domain":null', "JSONInvalidConditionList"), ('"unless-domain":false', "JSONInvalidConditionList"),
+             ('"unless-domain":["A"]', "JSONDomainNotLowerCaseASCII"), ('"unless-domain":["\\u00DC"]', "JSONDomainNotLowerCaseASCII"),
+             ('"unless-domain":["0"]', None), ('"unless-domain":["a"]', None),
+             ('"if-domain":[],"unless-domain":["a"]', "JSONInvalidConditionList"), ('"unless-domain":[]', "JSONInvalidConditionList"),
+             ('"if-domain":5', "JSONInvalidConditionList"), ('"unless-domain":5', "JSONInvalidConditionList"),
+             ('"if-domain":5,"unless-domain":5', "JSONInvalidConditionList"), ('"if-domain":[]', "JSONInvalidConditionList"),
+             ('"if-domain":["a"],"unless-domain":[]', "JSONMultipleConditions")]:
+    invalid.append(("[" + W % t + "]", e))
+invalid += [('[{"action":5,"trigger":{"url-filter":"webkit.org"}}]', "JSONInvalidAction"),
+            ('[{"action":{"type":"invalid"},"trigger":{"url-filter":"webkit.org"}}]', "JSONInvalidActionType")]
+for k, (text, e) in enumerate(invalid, 1):
+    EXTRA.append({"name": "InvalidJSON #%d" % k, "rulesJSON": text, "request": None, "expect": {"error": e}})
 
 for c in EXTRA:
     print(json.dumps(c))
