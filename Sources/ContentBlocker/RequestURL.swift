@@ -90,6 +90,11 @@ public struct RequestURL: Sendable, Equatable {
             }
             host = asciiLowercased(String(decoding: hostBytes, as: UTF8.self))
             if host.isEmpty && special && scheme != "file" { return nil }
+            // WHATWG: a special URL's host that ends in a number is an IPv4 address.
+            if special, RequestURL.endsInANumber(Array(host.utf8)) {
+                guard let address = RequestURL.parseIPv4(Array(host.utf8)) else { return nil }
+                host = address
+            }
             hasAuthority = true
             if path.isEmpty && special { path = "/" }
         } else {
@@ -126,6 +131,60 @@ public struct RequestURL: Sendable, Equatable {
         if let query { s += "?" + query }
         if let fragment { s += "#" + fragment }
         return s
+    }
+
+    // MARK: - IPv4 hosts (WHATWG URL, "ends in a number" and the IPv4 parser)
+
+    static func labels(_ host: [UInt8]) -> [ArraySlice<UInt8>] {
+        var parts = host.split(separator: 0x2E, omittingEmptySubsequences: false)
+        if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        return parts
+    }
+
+    static func endsInANumber(_ host: [UInt8]) -> Bool {
+        guard let last = labels(host).last, !last.isEmpty else { return false }
+        if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        return ipv4Number(last) != nil
+    }
+
+    /// A part: decimal, octal after "0", hexadecimal after "0x"; nil when it is not a number.
+    static func ipv4Number(_ part: ArraySlice<UInt8>) -> UInt64? {
+        var digits = part
+        var radix: UInt64 = 10
+        if digits.count >= 2, digits.first == 0x30, digits.dropFirst().first.map({ $0 | 0x20 }) == 0x78 {
+            digits = digits.dropFirst(2); radix = 16
+        } else if digits.count >= 2, digits.first == 0x30 {
+            digits = digits.dropFirst(); radix = 8
+        }
+        var value: UInt64 = 0
+        for c in digits {
+            let d: UInt64
+            switch c {
+            case 0x30...0x39: d = UInt64(c - 0x30)
+            case 0x61...0x66, 0x41...0x46: d = UInt64((c | 0x20) - 0x61 + 10)
+            default: return nil
+            }
+            guard d < radix else { return nil }
+            value = value * radix + d
+            if value > 0xFFFF_FFFF_FF { return nil }
+        }
+        return value
+    }
+
+    /// The dotted-decimal address, or nil (an invalid URL).
+    static func parseIPv4(_ host: [UInt8]) -> String? {
+        let parts = labels(host)
+        guard !parts.isEmpty, parts.count <= 4 else { return nil }
+        var numbers: [UInt64] = []
+        for p in parts {
+            guard !p.isEmpty, let n = ipv4Number(p) else { return nil }
+            numbers.append(n)
+        }
+        for n in numbers.dropLast() where n > 255 { return nil }
+        guard numbers.last! < (UInt64(1) << (8 * UInt64(5 - numbers.count))) else { return nil }
+        var address = numbers.last!
+        for (i, n) in numbers.dropLast().enumerated() { address += n << (8 * UInt64(3 - i)) }
+        return "\(address >> 24).\((address >> 16) & 255).\((address >> 8) & 255).\(address & 255)"
     }
 
     // MARK: - Canonical bytes without a String
@@ -191,6 +250,11 @@ public struct RequestURL: Sendable, Equatable {
         }
         let hostEnd = j
         guard hostEnd > hostStart else { return nil }
+        // A host whose last label begins with a digit may be an IPv4 address: the parser.
+        var last = hostEnd - 1
+        if out[last] == 0x2E && last > hostStart { last -= 1 }
+        while last > hostStart && out[last - 1] != 0x2E { last -= 1 }
+        if out[last] >= 0x30 && out[last] <= 0x39 { return nil }
         var o = j
         // An empty path is "/".
         if j == n || s[j] != 0x2F { out[o] = 0x2F; o += 1 }

@@ -290,6 +290,21 @@ TESTS.append(("DomainsAndFlagsMatchingEverything", b6, [(u, m, t, e) for u, m, t
     ("http://example.com/", "http://example.com/", S, []),
     ("http://example.com/ignore", "http://example.com/", S, [])]]))
 
+TESTS.append(("StrictPrefixSeparatedMachines1", [rule("^.*foo"), rule("bar$"), rule("^[ab]+bang")], [
+    (u, None, T, e) for u, e in [("http://webkit.org/foo", [B]), ("foo://webkit.org/bar", [B]), ("http://webkit.org/bar", [B]),
+                                 ("bar://webkit.org/bar", [B]), ("abang://webkit.org/", [B]), ("bbang://webkit.org/", [B]),
+                                 ("cbang://webkit.org/", []), ("http://webkit.org/bang", []), ("bang://webkit.org/", [])]]))
+TESTS.append(("StrictPrefixSeparatedMachines2", [rule("^foo"), rule("^.*[a-c]+bar"), rule("^webkit:"), rule("[a-c]+b+oom")], [
+    (u, None, T, e) for u, e in [("http://webkit.org/", []), ("foo://webkit.org/", [B]), ("webkit://webkit.org/", [B]),
+                                 ("http://bar.org/", []), ("http://abar.org/", [B]), ("http://bbar.org/", [B]),
+                                 ("http://cbar.org/", [B]), ("http://abcbar.org/", [B]), ("http://dbar.org/", [])]]))
+TESTS.append(("StrictPrefixSeparatedMachines3", [rule("A*D"), rule("A*BA+", IGN), rule("A*BC", "make-https")], [
+    (u, None, T, e) for u, e in [("http://webkit.org/D", [B]), ("http://webkit.org/AAD", [B]), ("http://webkit.org/AB", []),
+                                 ("http://webkit.org/ABA", []), ("http://webkit.org/ABAD", []),
+                                 ("http://webkit.org/BC", ["make-https"]), ("http://webkit.org/ABC", ["make-https"]),
+                                 ("http://webkit.org/ABABC", ["make-https"]), ("http://webkit.org/ABABCAD", ["make-https"]),
+                                 ("http://webkit.org/ABCAD", ["make-https", B])]]))
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
@@ -358,6 +373,54 @@ for t, e in [('"if-domain":{}', "JSONInvalidConditionList"), ('"if-domain":[5]',
     invalid.append(("[" + W % t + "]", e))
 invalid += [('[{"action":5,"trigger":{"url-filter":"webkit.org"}}]', "JSONInvalidAction"),
             ('[{"action":{"type":"invalid"},"trigger":{"url-filter":"webkit.org"}}]', "JSONInvalidActionType")]
+U = '[{"action":{"type":"block"},"trigger":{"url-filter":"webkit.org",%s}}]'
+R = '[{"action":{"type":"redirect","redirect":%s},"trigger":{"url-filter":"webkit.org"}}]'
+M = '[{"action":{"type":"modify-headers","priority":%s,"request-headers":%s},"trigger":{"url-filter":"webkit.org"}}]'
+invalid += [
+    ('[{"action":{"type":"ignore-previous-rules"},"trigger":{"url-filter":"webkit.org"}},{"action":{"type":"css-display-none","selector":".hidden"},"trigger":{"url-filter":".*"}}]', None),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":".*","if-domain":["a"]}}]', None),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":".*","unless-domain":["a"]}}]', None),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":"["}}]', "JSONInvalidRegex"),
+    (U % '"if-domain":["a"],"unless-domain":["a"]', "JSONMultipleConditions"),
+    (U % '"if-top-url":["a"],"unless-top-url":[]', "JSONMultipleConditions"),
+    (U % '"if-top-url":["a"],"if-frame-url":[]', "JSONMultipleConditions"),
+    (U % '"if-top-url":["a"],"unless-top-url":["a"]', "JSONMultipleConditions"),
+    (U % '"if-domain":["a"],"if-top-url":["a"]', "JSONMultipleConditions"),
+    (U % '"if-top-url":[],"unless-domain":["a"]', "JSONMultipleConditions"),
+    (U % '"if-top-url":["a"],"if-domain":["a"]', "JSONMultipleConditions"),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":"webkit.org","if-top-url":["a"]}}, {"action":{"type":"block"},"trigger":{"url-filter":"webkit.org","if-domain":["a"]}}]', None),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":"webkit.org","if-top-url":["a"]}}, {"action":{"type":"block"},"trigger":{"url-filter":"webkit.org","unless-domain":["a"]}}]', None),
+    ('[{"action":{"type":"block"},"trigger":{"url-filter":"test\\\\.html", "unless-top-url":["["]}}]', "JSONInvalidRegex"),
+    (U % ' "unexpected-identifier-should-be-ignored":5', None),
+    ('[{"action":{"type":"redirect"},"trigger":{"url-filter":"webkit.org"}}]', "JSONRedirectMissing"),
+    (R % '{}', "JSONRedirectInvalidType"),
+    (R % '{"transform":{"query-transform":{"remove-parameters":5}}}', "JSONRemoveParametersNotStringArray"),
+    (R % '{"transform":{"query-transform":{"remove-parameters":[5]}}}', "JSONRemoveParametersNotStringArray"),
+    (R % '{"transform":{"query-transform":{"add-or-replace-parameters":5}}}', "JSONAddOrReplaceParametersNotArray"),
+    (R % '{"transform":{"query-transform":{"add-or-replace-parameters":[5]}}}', "JSONAddOrReplaceParametersKeyValueNotADictionary"),
+    (R % '{"transform":{"query-transform":{"add-or-replace-parameters":[{}]}}}', "JSONAddOrReplaceParametersKeyValueMissingKeyString"),
+    (R % '{"transform":{"query-transform":{"add-or-replace-parameters":[{"key":5}]}}}', "JSONAddOrReplaceParametersKeyValueMissingKeyString"),
+    (R % '{"transform":{"query-transform":{"add-or-replace-parameters":[{"key":"k","value":5}]}}}', "JSONAddOrReplaceParametersKeyValueMissingValueString"),
+    (R % '{"url":"https://127..1/"}', "JSONRedirectURLInvalid"),
+    (R % '{"url":"JaVaScRiPt:dostuff"}', "JSONRedirectToJavaScriptURL"),
+    (R % '{"transform":{"port":"not a number"}}', "JSONRedirectInvalidPort"),
+    (R % '{"transform":{"port":"65536"}}', "JSONRedirectInvalidPort"),
+    (R % '{"transform":{"query":"no-question-mark"}}', "JSONRedirectInvalidQuery"),
+    (R % '{"transform":{"fragment":"no-number-sign"}}', "JSONRedirectInvalidFragment"),
+    (R % '{"transform":{"port":"65535"}}', None),
+    (R % '{"transform":{"port":""}}', None),
+    (R % '{"extension-path":"/does/start/with/slash/"}', None),
+    (R % '{"transform":{"scheme":"!@#$%"}}', "JSONRedirectURLSchemeInvalid"),
+    (R % '{"transform":{"scheme":"JaVaScRiPt"}}', "JSONRedirectToJavaScriptURL"),
+    (R % '{"transform":{"scheme":"About"}}', None),
+    (M % ("2", "5"), "JSONModifyHeadersNotArray"),
+    (M % ("2", "[5]"), "JSONModifyHeadersInfoNotADictionary"),
+    (M % ("2", "[{}]"), "JSONModifyHeadersMissingOperation"),
+    (M % ("2", '[{"operation":"remove"}]'), "JSONModifyHeadersMissingHeader"),
+    (M % ("2", '[{"operation":"set","header":"testheader"}]'), "JSONModifyHeadersMissingValue"),
+    (M % ("2", '[{"operation":"invalid","header":"testheader"}]'), "JSONModifyHeadersInvalidOperation"),
+    (M % ('""', '[{"operation":"remove","header":"testheader"}]'), "JSONModifyHeadersInvalidPriority"),
+    (M % ("-1", '[{"operation":"remove","header":"testheader"}]'), "JSONModifyHeadersInvalidPriority")]
 for k, (text, e) in enumerate(invalid, 1):
     EXTRA.append({"name": "InvalidJSON #%d" % k, "rulesJSON": text, "request": None, "expect": {"error": e}})
 
