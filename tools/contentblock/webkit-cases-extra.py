@@ -305,6 +305,21 @@ TESTS.append(("StrictPrefixSeparatedMachines3", [rule("A*D"), rule("A*BA+", IGN)
                                  ("http://webkit.org/ABABC", ["make-https"]), ("http://webkit.org/ABABCAD", ["make-https"]),
                                  ("http://webkit.org/ABCAD", ["make-https", B])]]))
 
+TESTS.append(("MinimizingWithMoreFinalStatesThanNonFinalStates", [rule("^h[a-z://]+"), rule("^http://foo.com/"), rule("^http://bar.com/")], [
+    (u, None, T, e) for u, e in [("http://foo.com/", [B]), ("http://bar.com/", [B]), ("attp://foo.com/", []), ("attp://bar.com/", []),
+                                 ("http://webkit.org/", [B]), ("https://webkit.org/", [B]), ("bttp://webkit.org/", []),
+                                 ("bttps://webkit.org/", []), ("http://webkit.org/b", [B]), ("https://webkit.org/b", [B]),
+                                 ("cttp://webkit.org/B", []), ("cttps://webkit.org/B", [])]]))
+TESTS.append(("StatesWithDifferentActionsAreNotUnified1", [rule("^http://www.webkit.org/"), rule("^https://www.webkit.org/", C),
+                                                           rule("^attps://www.webkit.org/", C)], [
+    (u, None, T, e) for u, e in [("http://www.webkit.org/", [B]), ("https://www.webkit.org/", [C]), ("attps://www.webkit.org/", [C]),
+                                 ("http://www.webkit.org/a", [B]), ("https://www.webkit.org/B", [C]), ("attps://www.webkit.org/c", [C]),
+                                 ("http://www.whatwg.org/", []), ("https://www.whatwg.org/", []), ("attps://www.whatwg.org/", [])]]))
+TESTS.append(("StatesWithDifferentActionsAreNotUnified2", [rule("^http://www.webkit.org/"), rule("^https://www.webkit.org/", C),
+    {"action": {"type": CSS, "selector": "#foo"}, "trigger": {"url-filter": "^https://www.webkit.org/"}}], [
+    (u, None, T, e) for u, e in [("http://www.webkit.org/", [B]), ("https://www.webkit.org/", [CSS, C]),
+                                 ("https://www.whatwg.org/", []), ("attps://www.whatwg.org/", [])]]))
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
@@ -421,6 +436,24 @@ invalid += [
     (M % ("2", '[{"operation":"invalid","header":"testheader"}]'), "JSONModifyHeadersInvalidOperation"),
     (M % ('""', '[{"operation":"remove","header":"testheader"}]'), "JSONModifyHeadersInvalidPriority"),
     (M % ("-1", '[{"operation":"remove","header":"testheader"}]'), "JSONModifyHeadersInvalidPriority")]
+# ParsingFailures and PatternMatchingTheEmptyString: a filter that parses (or matches everything)
+# compiles; the others fail with JSONInvalidRegex.
+OK, BAD = None, "JSONInvalidRegex"
+patterns = [("a*b?.*.?[a-z]?[a-z]*", OK), ("a*b?.*.?[a-z]?[a-z]+", OK), ("a*b?.*.?[a-z]?[a-z]", OK), (".*?a", OK), (".*a", OK),
+            ("(?!)", BAD), ("(?=)", BAD), ("(?!a)", BAD), ("(?=a)", BAD), ("(regex)", OK), ("(regex", BAD), ("((regex)", BAD),
+            ("(?:regex)", OK), ("(?:regex", BAD), ("[^.]+", OK), ("a++", BAD), ("[a]++", BAD), ("+", BAD), ("[", BAD),
+            ("[a}", BAD), ("a]", OK), ("{", OK), ("{[a]", OK), ("{0", OK), ("{0,", OK), ("{0,1", OK), ("a{0,1", OK),
+            ("a{a,b}", OK), ("\u00ff", BAD), ("\\xff", BAD), ("\\x\\r\\n", OK), ("\\b", BAD), ("[\\d]", BAD),
+            ("\\d\\D\\w\\s\\v\\h\\i\\c", BAD), ("this|that", BAD), ("a{0,1}b", OK), ("a{0,2}b", BAD),
+            ("$$", BAD), ("a^", BAD), ("(^)", BAD), ("(a)\\1", OK), ("(<A>a)\\k<A>", OK), ("(?<A>a)\\k<A>", BAD),
+            ("\\1(a)", OK), ("\\8(a)", OK), ("\\9(a)", OK), ("\\k<A>(<A>a)", OK), ("\\k<A>(?<A>a)", BAD), ("\\k<A>(a)", OK)]
+patterns += [(p, OK) for p in [".*", "a*", ".?", "a?", "[a-z]*", "[a-z]?", "(foobar)*", "(foobar)?", "(.*)", "(a*)", "(.?)",
+                               "(a?)", "([a-z]*)", "([a-z]?)", "(.)*", "(.+)*", "(.?)*", "(.*)*", "(.+)?", "(.?)+",
+                               "((foo)?((.)*)(bar)*)"]]
+for k, (pattern, e) in enumerate(patterns, 1):
+    text = '[{"action":{"type":"block"},"trigger":{"url-filter":%s}}]' % json.dumps(pattern)
+    EXTRA.append({"name": "ParsingFailures #%d" % k, "rulesJSON": text, "request": None, "expect": {"error": e}})
+
 for k, (text, e) in enumerate(invalid, 1):
     EXTRA.append({"name": "InvalidJSON #%d" % k, "rulesJSON": text, "request": None, "expect": {"error": e}})
 
