@@ -320,6 +320,38 @@ TESTS.append(("StatesWithDifferentActionsAreNotUnified2", [rule("^http://www.web
     (u, None, T, e) for u, e in [("http://www.webkit.org/", [B]), ("https://www.webkit.org/", [CSS, C]),
                                  ("https://www.whatwg.org/", []), ("attps://www.whatwg.org/", [])]]))
 
+def scheme_cases(name, filters, blocked, allowed):
+    TESTS.append((name, [rule(f) for f in filters],
+                  [(u + "://www.webkit.org/", None, T, [B]) for u in blocked] + [(u + "://www.webkit.org/", None, T, []) for u in allowed]))
+scheme_cases("FallbackTransitionsWithDifferentiatorDoNotMerge1", ["^a.a", "^b.a", "^bac", "^bbc", "^BCC"],
+             ["aza", "bza", "bac", "bbc", "bcc"], ["aac", "abc", "acc", "bzc"])
+scheme_cases("FallbackTransitionsWithDifferentiatorDoNotMerge2", ["^bac", "^bbc", "^BCC", "^a.a", "^b.a"],
+             ["aza", "bza", "bac", "bbc", "bcc"], ["aac", "abc", "acc", "bzc"])
+scheme_cases("FallbackTransitionsWithDifferentiatorDoNotMerge3", ["^a.c", "^b.c", "^baa", "^bba", "^BCA"],
+             ["azc", "bzc", "baa", "bba", "bca"], ["aaa", "aba", "aca", "bza"])
+scheme_cases("FallbackTransitionsWithDifferentiatorDoNotMerge4", ["^baa", "^bba", "^BCA", "^a.c", "^b.c"],
+             ["azc", "bzc", "baa", "bba", "bca"], ["aaa", "aba", "aca", "bza"])
+scheme_cases("FallbackTransitionsToOtherNodeInSameGroupDoesNotDifferentiateGroup", ["^aac", "^a.c", "^b.c"],
+             ["aac", "abc", "bac"], ["aaa", "aca", "baa"])
+scheme_cases("SimpleFallBackTransitionDifferentiator1", ["^a.bc.de", "^a.bd.ef"], ["abbccde", "aabcdde", "aabddef"], ["abcde", "abdef"])
+scheme_cases("SimpleFallBackTransitionDifferentiator2", ["^cb.", "^db.b"], ["cba", "cbb", "dbab", "dbxb"], ["cca", "dddd", "bbbb"])
+
+def overlap(name, rules, cases):
+    TESTS.append((name, rules, [(u, None, T, e) for u, e in cases]))
+overlap("RangeOverlapCase1 match", [rule("^[a-m]"), rule("^[c-e]", IGN)],
+        [(c + "://www.webkit.org/", e) for c, e in [("a", [B]), ("b", [B]), ("c", []), ("d", []), ("e", []), ("f", [B]), ("m", [B]), ("n", [])]])
+overlap("RangeOverlapCase1 search", [rule("[a-m]"), rule("[c-e]", IGN)],
+        [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [B]), ("b", [B]), ("c", []), ("d", []), ("e", []), ("f", [B]), ("m", [B]), ("n", [])]])
+overlap("RangeOverlapCase2 match", [rule("^[a-m]"), rule("^b", IGN)],
+        [(c + "://www.webkit.org/", e) for c, e in [("a", [B]), ("b", []), ("c", [B]), ("m", [B]), ("n", [])]])
+overlap("RangeOverlapCase2 search", [rule("[a-m]"), rule("l", IGN)],
+        [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [B]), ("k", [B]), ("l", []), ("m", [B]), ("n", [])]])
+hiddenCSS = lambda f: {"action": {"type": CSS, "selector": ".hidden"}, "trigger": {"url-filter": f}}
+overlap("RangeOverlapCase3 match", [rule("^[b-d]"), hiddenCSS("^[a-m]")],
+        [(c + "://www.webkit.org/", e) for c, e in [("a", [CSS]), ("b", [CSS, B]), ("d", [CSS, B]), ("e", [CSS]), ("m", [CSS]), ("n", [])]])
+overlap("RangeOverlapCase3 search", [rule("[b-d]"), hiddenCSS("[a-m]")],
+        [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [CSS]), ("b", [CSS, B]), ("d", [CSS, B]), ("e", [CSS]), ("m", [CSS]), ("n", [])]])
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
