@@ -352,6 +352,22 @@ overlap("RangeOverlapCase3 match", [rule("^[b-d]"), hiddenCSS("^[a-m]")],
 overlap("RangeOverlapCase3 search", [rule("[b-d]"), hiddenCSS("[a-m]")],
         [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [CSS]), ("b", [CSS, B]), ("d", [CSS, B]), ("e", [CSS]), ("m", [CSS]), ("n", [])]])
 
+# RangeOverlapCase4-12: a block filter and a css-display-none filter over overlapping ranges;
+# WebKit's expectations are css-display-none where the second range holds, then block where the
+# first does (checked against the listed cases).
+def letters(r):
+    return set(chr(c) for c in range(ord(r[0]), ord(r[-1]) + 1))
+for n, block, css, tested in [(4, "l", "a-m", "aklmn"), (5, "a-e", "e-h", "adefhi"), (6, "e", "e-h", "adefhi"),
+                              (7, "a-e", "e", "adef"), (8, "e-h", "a-e", "adefhi"), (9, "e", "a-e", "adef"),
+                              (10, "e-h", "e", "adefhi"), (11, "e-g", "d-f", "cdefgh"), (12, "e-g", "d-g", "cdefgh")]:
+    B_, C_ = letters(block), letters(css)
+    wrap = lambda r: r if len(r) == 1 else "[" + r + "]"
+    expect = lambda ch: ([CSS] if ch in C_ else []) + ([B] if ch in B_ else [])
+    overlap("RangeOverlapCase%d match" % n, [rule("^" + wrap(block)), hiddenCSS("^" + wrap(css))],
+            [(ch + "://www.webkit.org/", expect(ch)) for ch in tested])
+    overlap("RangeOverlapCase%d search" % n, [rule(wrap(block)), hiddenCSS(wrap(css))],
+            [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
