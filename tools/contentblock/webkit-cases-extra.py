@@ -368,6 +368,27 @@ for n, block, css, tested in [(4, "l", "a-m", "aklmn"), (5, "a-e", "e-h", "adefh
     overlap("RangeOverlapCase%d search" % n, [rule(wrap(block)), hiddenCSS(wrap(css))],
             [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
 
+for n, block, css, tested in [(15, "c-f", "c-f", "abcdefg"), (16, "c", "c", "abcde")]:
+    B_, C_ = letters(block), letters(css)
+    wrap = lambda r: r if len(r) == 1 else "[" + r + "]"
+    expect = lambda ch: ([CSS] if ch in C_ else []) + ([B] if ch in B_ else [])
+    overlap("RangeOverlapCase%d match" % n, [rule("^" + wrap(block)), hiddenCSS("^" + wrap(css))],
+            [(ch + "://www.webkit.org/", expect(ch)) for ch in tested])
+    overlap("RangeOverlapCase%d search" % n, [rule(wrap(block)), hiddenCSS(wrap(css))],
+            [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
+
+quantified = [("aayyy", []), ("abyyy", []), ("acyyy", []), ("adyyy", []), ("aeyyy", []), ("afyyy", []), ("agyyy", []),
+              ("ahyyy", []), ("aiyyy", []), ("ajyyy", []), ("akyyy", []),
+              ("byyy", []), ("bayyy", []), ("bbyyy", []), ("bcyyy", []), ("bdyyy", []), ("beyyy", []), ("bfyyy", []),
+              ("bgyyy", []), ("bhyyy", [CSS]), ("biyyy", [CSS]), ("bjyyy", [CSS]), ("bkyyy", []),
+              ("cyyy", []), ("cayyy", []), ("cbyyy", []), ("ccyyy", []), ("cdyyy", []), ("ceyyy", []), ("cfyyy", []),
+              ("cgyyy", [B]), ("chyyy", [CSS, B]), ("ciyyy", [CSS, B]), ("cjyyy", [CSS]), ("ckyyy", []),
+              ("dgyyy", [B]), ("ddgyyy", [B]), ("ddhyyy", [CSS, B]), ("ddhhyyy", [CSS, B]), ("degyyy", [B]),
+              ("dehyyy", [B]), ("dfgyyy", []), ("dfhyyy", []), ("djyyy", [CSS]), ("ddjyyy", [CSS]), ("ddjjyyy", [CSS])]
+for name, first in [("QuantifiedOneOrMoreRangesCase11And13", "[c-e]+[g-i]+YYY"),
+                    ("QuantifiedOneOrMoreRangesCase11And13InGroups", "([c-e])+([g-i]+YYY)")]:
+    overlap(name, [rule(first), hiddenCSS("[b-d]+[h-j]+YYY")], [("zzz://www.%s.xxx/" % h, e) for h, e in quantified])
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
