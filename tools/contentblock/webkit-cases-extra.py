@@ -389,6 +389,25 @@ for name, first in [("QuantifiedOneOrMoreRangesCase11And13", "[c-e]+[g-i]+YYY"),
                     ("QuantifiedOneOrMoreRangesCase11And13InGroups", "([c-e])+([g-i]+YYY)")]:
     overlap(name, [rule(first), hiddenCSS("[b-d]+[h-j]+YYY")], [("zzz://www.%s.xxx/" % h, e) for h, e in quantified])
 
+# CombinedRangeOverlapCase1-9: the same ranges behind "(foo)*" and "(bar)*".
+overlap("CombinedRangeOverlapCase1 match", [rule("^(foo)*[a-m]"), rule("^(bar)*[c-e]", IGN)],
+        [(c + "://www.webkit.org/", e) for c, e in [("a", [B]), ("b", [B]), ("c", []), ("d", []), ("e", []), ("f", [B]), ("m", [B]), ("n", [])]])
+overlap("CombinedRangeOverlapCase1 search", [rule("(foo)*[a-m]"), rule("(bar)*[c-e]", IGN)],
+        [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [B]), ("b", [B]), ("c", []), ("d", []), ("e", []), ("f", [B]), ("m", [B]), ("n", [])]])
+overlap("CombinedRangeOverlapCase2 match", [rule("^(foo)*[a-m]"), rule("^(bar)*b", IGN)],
+        [(c + "://www.webkit.org/", e) for c, e in [("a", [B]), ("b", []), ("c", [B]), ("m", [B]), ("n", [])]])
+overlap("CombinedRangeOverlapCase2 search", [rule("(foo)*[a-m]"), rule("(bar)*l", IGN)],
+        [("zzz://www.%s.xxx/" % c, e) for c, e in [("a", [B]), ("k", [B]), ("l", []), ("m", [B]), ("n", [])]])
+for n, block, css, tested in [(3, "b-d", "a-m", "abdemn"), (4, "l", "a-m", "aklmn"), (5, "a-e", "e-h", "adefhi"),
+                              (6, "e", "e-h", "adefhi"), (7, "a-e", "e", "adef"), (8, "e-h", "a-e", "adefhi")]:
+    B_, C_ = letters(block), letters(css)
+    wrap = lambda r: r if len(r) == 1 else "[" + r + "]"
+    expect = lambda ch: ([CSS] if ch in C_ else []) + ([B] if ch in B_ else [])
+    overlap("CombinedRangeOverlapCase%d match" % n, [rule("^(foo)*" + wrap(block)), hiddenCSS("^(bar)*" + wrap(css))],
+            [(ch + "://www.webkit.org/", expect(ch)) for ch in tested])
+    overlap("CombinedRangeOverlapCase%d search" % n, [rule("(foo)*" + wrap(block)), hiddenCSS("(bar)*" + wrap(css))],
+            [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
