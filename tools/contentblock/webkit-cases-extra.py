@@ -408,6 +408,19 @@ for n, block, css, tested in [(3, "b-d", "a-m", "abdemn"), (4, "l", "a-m", "aklm
     overlap("CombinedRangeOverlapCase%d search" % n, [rule("(foo)*" + wrap(block)), hiddenCSS("(bar)*" + wrap(css))],
             [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
 
+for n, block, css, tested in [(13, "b-d", "c-e", "abcdeh"), (14, "b-e", "c-e", "abcdeh"), (15, "c-f", "c-f", "abcdefg"),
+                              (16, "c", "c", "abcde")]:
+    B_, C_ = letters(block), letters(css)
+    wrap = lambda r: r if len(r) == 1 else "[" + r + "]"
+    expect = lambda ch: ([CSS] if ch in C_ else []) + ([B] if ch in B_ else [])
+    overlap("CombinedRangeOverlapCase%d match" % n, [rule("^(foo)*" + wrap(block)), hiddenCSS("^(bar)*" + wrap(css))],
+            [(ch + "://www.webkit.org/", expect(ch)) for ch in tested])
+    overlap("CombinedRangeOverlapCase%d search" % n, [rule("(foo)*" + wrap(block)), hiddenCSS("(bar)*" + wrap(css))],
+            [("zzz://www.%s.xxx/" % ch, expect(ch)) for ch in tested])
+for name, first in [("CombinedQuantifiedOneOrMoreRangesCase11And13", "(foo)*[c-e]+[g-i]+YYY"),
+                    ("CombinedQuantifiedOneOrMoreRangesCase11And13InGroups", "(foo)*([c-e])+([g-i]+YYY)")]:
+    overlap(name, [rule(first), hiddenCSS("(bar)*[b-d]+[h-j]+YYY")], [("zzz://www.%s.xxx/" % h, e) for h, e in quantified])
+
 def case(name, request, expect, **lists):
     c = {"name": name}
     c.update(lists)
