@@ -558,6 +558,49 @@ for k, (pattern, e) in enumerate(patterns, 1):
 for k, (text, e) in enumerate(invalid, 1):
     EXTRA.append({"name": "InvalidJSON #%d" % k, "rulesJSON": text, "request": None, "expect": {"error": e}})
 
+# RegexSubstitution (WebKit's test of RegexSubstitutionAction::applyToURL), through a redirect rule.
+for k, (sub, regex, url, expected) in enumerate([
+        ("https://\\1.xyz.com/", "^https://www\\.(abc?)\\.xyz\\.com/", "https://www.abc.xyz.com", "https://abc.xyz.com/"),
+        ("https://\\1.\\1.xyz.com/", "^https://www\\.(abc?)\\.xyz\\.com/", "https://www.ab.xyz.com", "https://ab.ab.xyz.com/"),
+        ("https://\\1.\\1.xyz.com/", "^https://www\\.(abc?)\\.xyz\\.com/", "https://ab.xyz.com", None),
+        ("https://example.com/\\0\\1", "^https://www\\.(abc?)\\.xyz\\.com/", "https://www.ab.xyz.com",
+         "https://example.com/https://www.ab.xyz.com/ab"),
+        ("https://example.com/\\1\\2\\3\\4\\5\\6\\7\\8\\9\\10\\11\\12\\13\\14",
+         "^https://(e)(x)(a)(m)(p)(l)(e)(w)(e)(b)(s)(i)(t)(e)/", "https://examplewebsite/", "https://example.com/examplewee0e1e2e3e4"),
+        ("https://!@#$%^&*invalidURL\\1/", "^https://www\\.(abc?)\\.xyz\\.com/", "https://www.abc.xyz.com", None)], 1):
+    EXTRA.append({"name": "RegexSubstitution (WebKit) #%d" % k,
+                  "rules": [{"action": {"type": "redirect", "redirect": {"regex-substitution": sub}}, "trigger": {"url-filter": regex}}],
+                  "request": {"url": url, "resourceType": "script", "mainDocumentURL": "https://page.com/"},
+                  "expect": {"redirectURL": expected}})
+# QueryTransformActions, through a redirect transform.
+EXTRA.append({"name": "QueryTransformActions",
+              "rules": [{"action": {"type": "redirect", "redirect": {"transform": {"query-transform": {
+                  "add-or-replace-parameters": [{"key": "foo", "value": "bar", "replace-only": True}, {"key": "one", "value": "two"}],
+                  "remove-parameters": ["baz"]}}}}, "trigger": {"url-filter": "webkit"}}],
+              "request": {"url": "https://webkit.org/?foo=garply&baz=test&x+y=z&h%20llo=w%20rld", "resourceType": "script",
+                          "mainDocumentURL": "https://page.com/"},
+              "expect": {"redirectURL": "https://webkit.org/?foo=bar&x+y=z&h%20llo=w%20rld&one=two"}})
+# IfFrameURL
+def frame(name, rules, url, top, fr, typ, actions):
+    EXTRA.append({"name": "IfFrameURL " + name, "rules": rules,
+                  "request": {"url": url, "resourceType": typ, "mainDocumentURL": top, "frameURL": fr}, "expect": {"actions": actions}})
+basic = [rule("https", if_frame_url=["whatwg"])]
+frame("basic #1", basic, "https://example.com/", "https://webkit.org/", "https://whatwg.org/", T, [B])
+frame("basic #2", basic, "https://example.com/", "https://webkit.org/", "https://webkit.org/", T, [])
+frame("case #1", basic, "https://example.com/", "https://webkit.org/", "https://example.com/wHaTwG", T, [B])
+frame("case #2", [rule("https", if_frame_url=["whatwg"], frame_url_filter_is_case_sensitive=True)],
+      "https://example.com/", "https://webkit.org/", "https://example.com/wHaTwG", T, [])
+other = [rule("https", if_frame_url=["whatwg"], resource_type=["image"])]
+frame("flags #1", other, "https://example.com/", "https://webkit.org/", "https://whatwg.org/", T, [])
+frame("flags #2", other, "https://example.com/", "https://webkit.org/", "https://whatwg.org/", I, [B])
+both = [rule("https", if_frame_url=["whatwg"]), rule("https", C, if_top_url=["example"])]
+frame("with top #1", both, "https://example.com/", "https://webkit.org/", "https://whatwg.org/", T, [B])
+frame("with top #2", both, "https://example.com/", "https://example.com/", "https://webkit.org/", T, [C])
+frame("with top #3", both, "https://example.com/", "https://example.com/", "https://whatwg.org/", T, [C, B])
+everything = [rule("https", if_frame_url=[".*"])]
+frame("everything #1", everything, "https://example.com/", "https://webkit.org/", "https://whatwg.org/", T, [B])
+frame("everything #2", everything, "http://example.com/", "https://webkit.org/", "https://webkit.org/", T, [])
+
 for c in EXTRA:
     print(json.dumps(c))
 
