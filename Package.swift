@@ -19,6 +19,12 @@ let package = Package(
         .executable(name: "parse-bench", targets: ["ParseBench"]),
         .library(name: "ContentBlocker", targets: ["ContentBlocker"]),
         .executable(name: "sable-contentblock", targets: ["sable-contentblock"]),
+        .library(name: "WebURL", targets: ["WebURL"]),
+        .executable(name: "wpt-url", targets: ["WPTURL"]),
+        .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
+        .executable(name: "sable-fetch", targets: ["sable-fetch"]),
+        .library(name: "HTML", targets: ["HTML", "DOM"]),
+        .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -35,12 +41,12 @@ let package = Package(
         // the MacroAssembler the JIT is written against. Knows nothing of JS values.
         .target(name: "JSAssembler", swiftSettings: strict),
         // Layer: JIT. Executable memory (W^X), the baseline compiler, runtime stubs.
-        .target(name: "JSJIT", dependencies: ["JSAssembler", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
+        .target(name: "JSJIT", dependencies: ["JSAssembler", "JSBytecode", "JSRuntime", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime",
-                                                 "Lockdown", "EngineIPC"], swiftSettings: strict),
+                                                 "JSJIT", "Lockdown", "EngineIPC"], swiftSettings: strict),
         // The Swift standard library linked statically: no libswiftCore.so & co. to load
         // and relocate at every start (measured: ~3 ms of `jsrun -e ''`). Needs only
         // libc, libm, libstdc++ and libseccomp at run time.
@@ -53,7 +59,8 @@ let package = Package(
                           path: "Conformance/Test262Parse", swiftSettings: strict),
         // Conformance: test262 run through the interpreter, in worker processes, with a ratchet.
         .executableTarget(name: "Test262",
-                          dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime", "Test262Support"],
+                          dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime", "Test262Support",
+                                         "JSJIT", "Lockdown"],
                           path: "Conformance/Test262", swiftSettings: strict),
         // Tools: parser throughput benchmark (tools/parse-bench.sh drives it).
         .executableTarget(name: "ParseBench", dependencies: ["JSSyntax"],
@@ -63,7 +70,7 @@ let package = Package(
         .testTarget(name: "JSRuntimeTests", dependencies: ["JSRuntime", "JSBytecode"], swiftSettings: strict),
         .testTarget(name: "JSEngineTests", dependencies: ["JSEngine", "JSRuntime"], swiftSettings: strict),
         .testTarget(name: "JSBytecodeTests", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler"], swiftSettings: strict),
-        .testTarget(name: "JSJITTests", dependencies: ["JSJIT", "JSAssembler"], swiftSettings: strict),
+        .testTarget(name: "JSJITTests", dependencies: ["JSJIT", "JSAssembler", "JSRuntime", "JSBytecompiler", "JSSyntax"], swiftSettings: strict),
         .testTarget(name: "JSAssemblerTests", dependencies: ["JSAssembler"], exclude: ["Golden", "ARM64Loader"], swiftSettings: strict),
         .testTarget(name: "Test262SupportTests", dependencies: ["Test262Support"], swiftSettings: strict),
         // Layer: sandbox and IPC (never imports JS*). libseccomp: apt install libseccomp-dev.
@@ -84,7 +91,34 @@ let package = Package(
                     exclude: ["Fixtures"], swiftSettings: strict),
         // The sable-contentblock command (eval, compile, match): a thin main over ContentBlocker.
         .executableTarget(name: "sable-contentblock", dependencies: ["ContentBlocker"], swiftSettings: strict),
+        // Layer: documents. The node tree (final classes the bindings will wrap) and its
+        // serializers (innerHTML; the html5lib test format). No dependencies.
+        .target(name: "DOM", swiftSettings: runtimeSettings),
+        // Layer: documents. The WHATWG HTML tokenizer and tree builder (bytes -> DOM).
+        // (The tree builder is a class whose state every step touches: dynamic exclusivity
+        // checks cost ~8% of parsing, as in JSRuntime.)
+        .target(name: "HTML", dependencies: ["DOM"], exclude: ["DESIGN-NOTES.md"], swiftSettings: runtimeSettings),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML", "DOM"], swiftSettings: strict),
+        // Conformance: html5lib-tests (tokenizer and tree construction) with a ratchet.
+        .executableTarget(name: "HTML5LibTests", dependencies: ["HTML", "DOM"],
+                          path: "Conformance/HTML5LibTests", swiftSettings: strict),
         .testTarget(name: "LockdownTests", dependencies: ["Lockdown", "EngineIPC", "JSRunCLI"],
                     exclude: ["PolicyProbe"], swiftSettings: strict),
+            // Layer: web basics. The WHATWG URL Standard: parser, serializer, setters, IDNA (UTS #46,
+        // Punycode, NFC), URLSearchParams, registrable domains (bundled Public Suffix List).
+        // Data tables are generated by tools/weburl/*.py. Imports nothing.
+        .target(name: "WebURL", swiftSettings: strict),
+        .testTarget(name: "WebURLTests", dependencies: ["WebURL"], swiftSettings: strict),
+        // Conformance: the web-platform-tests URL data (../shared/wpt-url) with a ratchet.
+        .executableTarget(name: "WPTURL", dependencies: ["WebURL"], path: "Conformance/WPTURL", swiftSettings: strict),
+        // Layer: process cores. The networking process over libcurl (apt install
+        // libcurl4-openssl-dev): fetches, redirects, cookies, the request-policy hook for the
+        // content blocker, and the service loop over the networking message set (EngineIPC).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "NetworkingCore", dependencies: ["CCurl", "EngineIPC", "WebURL"], swiftSettings: strict),
+        // The sable-fetch command (one fetch, as the networking process does it): a thin main.
+        .executableTarget(name: "sable-fetch", dependencies: ["NetworkingCore", "EngineIPC"], swiftSettings: strict),
+        .testTarget(name: "NetworkingCoreTests", dependencies: ["NetworkingCore", "EngineIPC", "WebURL"],
+                    swiftSettings: strict),
     ]
 )

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The project's test command: build, unit tests, the test262 parse-verdict ratchet and the
-# test262 ratchet through the interpreter.
+# The project's test command: build, unit tests, the html5lib-tests ratchet, the test262
+# parse-verdict ratchet and the test262 ratchet through the interpreter, the wpt URL ratchet.
 # Usage: tools/test.sh   (run from anywhere; installs libseccomp-dev when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 tools/deps.sh
 TEST262="${TEST262:-$ROOT/../shared/test262}"
+HTML5LIB="${HTML5LIB:-$ROOT/../shared/html5lib-tests}"
 
 echo "== opcode table: Opcode+Generated.swift matches Opcodes.def"
 python3 tools/gen-opcodes.py --check
@@ -29,6 +30,16 @@ echo "== lockdown: forbidden operations in fresh workers, system-call sweep, ben
 .build/release/jsrun --lockdown-sweep
 tools/lockdown-compare.sh
 
+echo "== JIT: every bench script the same with --jit=eager as with --jit=off"
+tools/jit-compare.sh
+
+if [ -d "$HTML5LIB/tree-construction" ]; then
+    echo "== html5lib-tests: tokenizer and tree construction (ratchet: Conformance/html5lib-tests.expect)"
+    .build/release/html5lib-tests --root "$HTML5LIB" --expect Conformance/html5lib-tests.expect
+else
+    echo "== html5lib-tests not found at $HTML5LIB (set HTML5LIB=...): skipped" >&2
+fi
+
 if [ -d "$TEST262/test" ]; then
     echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"
     .build/release/test262-parse --root "$TEST262" --expect Conformance/test262-parse.expect \
@@ -36,7 +47,17 @@ if [ -d "$TEST262/test" ]; then
     echo "== test262 through the interpreter (ratchet: Conformance/test262.expect)"
     .build/release/test262 --root "$TEST262" --expect Conformance/test262.expect \
         --results "$ROOT/.build/test262-results.txt"
+    echo "== test262 with the JIT eager (workers locked down for it; the same ratchet)"
+    .build/release/test262 --root "$TEST262" --jit eager --expect Conformance/test262.expect \
+        --results "$ROOT/.build/test262-jit-results.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
+fi
+WPT_URL="${WPT_URL:-$ROOT/../shared/wpt-url}"
+if [ -f "$WPT_URL/urltestdata.json" ]; then
+    echo "== wpt URL data through WebURL (ratchet: Conformance/wpt-url.expect)"
+    .build/release/wpt-url --root "$WPT_URL" --expect Conformance/wpt-url.expect
+else
+    echo "== wpt URL data not found at $WPT_URL (set WPT_URL=...): skipped" >&2
 fi
 echo "== all tests passed"

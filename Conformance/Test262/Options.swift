@@ -40,6 +40,9 @@ let usage = """
       --recycle N         replace each worker after N tests (default 500)
       --slowest N         list the N slowest tests
       --quiet             no progress lines
+      --jit MODE          run with the baseline JIT: off (default), on, eager (every function
+                          compiled at its first call); the workers lock down for it (seccomp,
+                          the executable region) as jsrun's workers do
       -v, --verbose       list every failing test with its reason, and all newly passing
       -h, --help          show this message
 
@@ -61,6 +64,8 @@ struct Options {
     var slowest = 0
     var quiet = false
     var verbose = false
+    /// The baseline JIT in the workers (locked down for it): off, on or eager.
+    var jit = "off"
     var paths: [String] = []
 }
 
@@ -98,6 +103,9 @@ func parseArguments(_ args: [String]) -> Options {
             o.slowest = n
         case "--quiet", "-q": o.quiet = true
         case "--verbose", "-v": o.verbose = true
+        case "--jit":
+            o.jit = value(a)
+            guard ["off", "on", "eager"].contains(o.jit) else { fail("--jit: expected off, on or eager") }
         case "--": o.paths += args[(i + 1)...]; i = args.count; continue
         default:
             if a.hasPrefix("-") { fail("unknown option \(a) (see --help)") }

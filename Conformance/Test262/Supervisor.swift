@@ -114,7 +114,7 @@ final class Supervisor {
         posix_spawn_file_actions_adddup2(&actions, request[0], 0)
         posix_spawn_file_actions_adddup2(&actions, response[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, w.logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let args = [executable, "--worker", root, String(options.maxHeapMB << 20), String(options.maxMemoryMB << 20)]
+        let args = [executable, "--worker", root, String(options.maxHeapMB << 20), String(options.maxMemoryMB << 20), options.jit]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid = pid_t()

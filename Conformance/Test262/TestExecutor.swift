@@ -11,6 +11,8 @@ final class TestExecutor {
     let root: String
     let maxHeapBytes: Int
     private var harnessCache: [String: [UInt8]] = [:]
+    /// Applied to every fresh runtime (the JIT, in a worker run with `--jit`).
+    var configureRuntime: (Runtime) -> Void = { _ in }
 
     init(root: String, maxHeapBytes: Int) {
         self.root = root
@@ -111,6 +113,7 @@ final class TestExecutor {
             return .threw(phase: "setup", type: "Error", message: "installing $262 failed")
         }
         rt.heap.maxHeapBytes = maxHeapBytes
+        configureRuntime(rt)
 
         let program: Program
         do {

@@ -9,11 +9,15 @@
 
 import Foundation
 import Test262Support
+import JSRuntime
+import JSJIT
+import Lockdown
 
 func workerMain(_ args: [String]) -> Never {
     guard args.count >= 3, let maxHeap = Int(args[1]), let maxMemory = Int(args[2]) else {
-        fail("usage: test262 --worker ROOT MAX_HEAP_BYTES MAX_MEMORY_BYTES")
+        fail("usage: test262 --worker ROOT MAX_HEAP_BYTES MAX_MEMORY_BYTES [JIT_MODE]")
     }
+    let jitMode = args.count > 3 ? JITMode(rawValue: args[3]) ?? .off : .off
     let root = args[0]
     // Runaway allocation outside the JS heap (Swift arrays, malloc) ends in a failed
     // allocation in this process, not in the machine running out of memory.
@@ -34,6 +38,12 @@ func workerMain(_ args: [String]) -> Never {
     // (the collector scans the stack of the thread that made the heap).
     let thread = Thread {
         let executor = TestExecutor(root: root, maxHeapBytes: maxHeap)
+        if jitMode != .off {
+            // The JIT runs only locked down: the conformance policy (the script worker's,
+            // plus reading files) on every thread, the JIT over the executable pool.
+            let jit = lockDownForJIT(outputs: [responses, 2])
+            executor.configureRuntime = { rt in rt.setJIT(jit, mode: jitMode) }
+        }
         var reader = LineReader(fd: 0)
         while let rel = reader.next() {
             let t0 = monotonicSeconds()
@@ -47,6 +57,22 @@ func workerMain(_ args: [String]) -> Never {
     thread.stackSize = 512 << 20
     thread.start()
     while true { pause() }
+}
+
+/// Reserves the executable region, locks the process down with the conformance policy
+/// and returns the JIT over the region's pool (exits when any step fails: a run that was
+/// asked for the JIT must not silently interpret).
+func lockDownForJIT(outputs: [Int32]) -> BaselineJIT {
+    guard let region = ExecutableRegion.reserve() else { fail("worker: cannot reserve the executable region") }
+    let policy = SystemCallPolicy.conformanceWorker(pid: getpid(), executable: region, outputs: outputs)
+    do {
+        try Lockdown.install(policy, mode: .reportAndKill, reportFD: 2, allThreads: true)
+    } catch {
+        fail("worker: lockdown failed: \(error)")
+    }
+    let (jit, whyNot) = BaselineJIT.forLockedProcess(pool: region.pool, capacity: Int(region.span))
+    guard let jit else { fail("worker: no JIT: \(whyNot)") }
+    return jit
 }
 
 /// glibc's `mallopt` (declared in malloc.h, which the Glibc module does not export).

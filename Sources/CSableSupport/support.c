@@ -2,6 +2,7 @@
 #include "CSableSupport.h"
 #include <pthread.h>
 #include <setjmp.h>
+#include <sys/prctl.h>
 
 __attribute__((noinline))
 void sable_with_spilled_registers(void (*visit)(void *low, void *context), void *context) {
@@ -40,4 +41,8 @@ int sable_fix_mmap_threshold(size_t bytes) {
     (void)bytes;
     return 0;
 #endif
+}
+
+int sable_seccomp_mode(void) {
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 }

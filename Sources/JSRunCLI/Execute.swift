@@ -7,10 +7,15 @@ import JSRuntime
 enum Execute {
     struct Options {
         var gcStress = false
-        /// Print `jsrun: gc: N collections` to stderr when the script ends.
+        /// Print the heap, GC and regexp statistics to stderr when the script ends
+        /// (`--stats`, `--gc-stats`).
         var gcStats = false
         var maxHeapBytes = 0
         var dumpBytecode = false
+        /// The baseline JIT (only in a locked worker): mode, `--jit-stats`, `--print-code`.
+        var jitMode = JITMode.on
+        var jitStats = false
+        var printCode = false
     }
 
     /// Runs `source`; prints an uncaught exception with its stack. Returns the exit status.
@@ -43,18 +48,17 @@ enum Execute {
     /// Runs `source` in an initialized runtime (the worker's, or a fresh one).
     static func run(_ source: SourceFile, in rt: Runtime, options: Options, printResult: Bool = false) -> Int32 {
         rt.heap.maxHeapBytes = options.maxHeapBytes
+        WorkerJIT.configure(rt, mode: options.jitMode, printCode: options.printCode)
         if options.dumpBytecode {
             if let program = try? parseScript(source), let code = try? Compiler.compileScript(program) {
                 FileIO.out(Disassembler.disassemble(code))
             }
         }
         rt.heap.gcStress = options.gcStress
+        rt.measureRegExpTime = options.gcStats
         defer {
-            if options.gcStats {
-                let h = rt.heap
-                FileIO.err("jsrun: gc: \(h.collections) collections, \(h.liveBytes / 1024) KiB live after the last, "
-                           + "peak \(h.peakBytes / 1024) KiB (cells and external storage), \(h.externalBytes / 1024) KiB external now\n")
-            }
+            if options.jitStats { FileIO.err(jitStatistics(rt)) }
+            if options.gcStats { FileIO.err(statistics(rt)) }
         }
         do {
             let result = try rt.evaluateScript(source)
@@ -66,6 +70,35 @@ enum Execute {
             FileIO.err("Uncaught " + describe(rt, error.value) + "\n")
             return 1
         }
+    }
+
+    /// `--jit-stats`: what the baseline JIT did (to stderr at the end).
+    static func jitStatistics(_ rt: Runtime) -> String {
+        let s = rt.jitStatistics
+        guard let jit = WorkerJIT.shared else {
+            return "jsrun: jit: off (\(WorkerJIT.whyNot))\n"
+        }
+        let m = jit.memory.statistics
+        let ms = Double(s.compileNanoseconds / 1000) / 1000
+        return "jsrun: jit: \(s.functionsCompiled) functions compiled (\(s.functionsRefused) refused), "
+            + "\(s.bytecodeBytes) bytes of bytecode -> \(s.codeBytes) bytes of code in \(ms) ms; "
+            + "instructions \(jit.inlineInstructions) inline, \(jit.stubInstructions) by stub, \(jit.exitInstructions) exits; "
+            + "\(s.entries) entries, \(s.stubCalls) stub calls; "
+            + "code memory \(m.bytesInUse) bytes in use (peak \(m.peakBytesInUse)), \(m.pageFlips) page flips\n"
+            + "jsrun: jit: stub calls by opcode: " + rt.jitStubProfile(top: 10).map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "\n"
+    }
+
+    /// `--stats`: the heap's peak, the collections and their time, the regexp matcher's time.
+    static func statistics(_ rt: Runtime) -> String {
+        let h = rt.heap
+        func ms(_ ns: UInt64) -> String {
+            let tenths = (ns + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) ms"
+        }
+        return "jsrun: stats: heap peak \(h.peakBytes / 1024) KiB (cells and external storage), "
+            + "\(h.liveBytes / 1024) KiB live after the last collection, \(h.externalBytes / 1024) KiB external now\n"
+            + "jsrun: stats: \(h.collections) collections, \(ms(h.gcNanoseconds)) in the collector; "
+            + "regexp matcher \(ms(rt.regexpNanoseconds)) (\(rt.regexpMatches) matches run)\n"
     }
 
     static func describe(_ rt: Runtime, _ v: Value) -> String {

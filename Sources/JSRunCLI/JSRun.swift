@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import JSSyntax
+import JSRuntime
 
 /// The `jsrun` command. `main.swift` only calls `JSRun.main`.
 public enum JSRun {
@@ -17,8 +18,16 @@ public enum JSRun {
       --check, -c FILE... parse only: report syntax errors (file:line:column) and exit
       --strict          parse as strict-mode code (with --check)
       --dump-bytecode   print the compiled bytecode before running
+      --jit=MODE        the baseline JIT (x86_64, only in the locked worker): on (default: hot
+                        functions and loops become machine code), off (interpret), eager
+                        (compile every function at its first call)
+      --jit-stats       print what the JIT compiled and ran to stderr when the script ends
+      --print-code      print each compiled function's bytecode with its machine code (hex
+                        bytes; tools/print-code.sh disassembles them) to stderr
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
-      --gc-stats        print the number of collections to stderr when the script ends
+      --stats           print statistics to stderr when the script ends: peak heap, collections,
+                        time in the collector and in the regexp matcher, peak RSS of the worker
+                        and of jsrun (--gc-stats is the same)
       --max-heap=SIZE   limit the heap (bytes, or with k/M/G: 64M, 1G; at most 1024G); exceeding
                         it is an out-of-memory error (the locked worker also gets RLIMIT_AS =
                         4 x SIZE + 2G)
@@ -63,8 +72,15 @@ public enum JSRun {
             case "--check", "-c": check = true
             case "--strict": strict = true
             case "--gc-stress": options.gcStress = true
-            case "--gc-stats": options.gcStats = true
+            case "--stats", "--gc-stats": options.gcStats = true
             case "--dump-bytecode": options.dumpBytecode = true
+            case "--jit-stats": options.jitStats = true
+            case "--print-code": options.printCode = true
+            case _ where a.hasPrefix("--jit="):
+                guard let mode = JITMode(rawValue: String(a.dropFirst("--jit=".count))) else {
+                    FileIO.err("jsrun: --jit: expected off, on or eager, got '\(a.dropFirst("--jit=".count))'\n"); return 2
+                }
+                options.jitMode = mode
             case "-e", "-p":
                 guard !args.isEmpty else { FileIO.err("jsrun: \(a) needs an argument\n"); return 2 }
                 let code = args.removeFirst()

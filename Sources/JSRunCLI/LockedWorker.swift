@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EngineIPC
 import Lockdown
+@_exported import enum JSRuntime.JITMode
 
 /// Evaluates scripts in a seccomp-locked worker process; results come back as strings.
 ///
@@ -38,6 +39,8 @@ public final class LockedWorker {
         public var addressSpaceLimit: UInt64 = 0
         /// Report forbidden calls (TRAP + report) or let the kernel kill silently.
         public var violationMode: ViolationMode = .reportAndKill
+        /// The baseline JIT in the worker: on (hot code), off, or eager (every function).
+        public var jitMode: JITMode = .on
 
         public init(executable: String = "/proc/self/exe") { self.executable = executable }
     }
@@ -136,6 +139,7 @@ public final class LockedWorker {
         var request = EvaluateRequest(id: nextID, name: name, source: source)
         request.captureOutput = true
         request.maxHeapBytes = options.maxHeapBytes
+        request.jitMode = WorkerJIT.wire(options.jitMode)
         nextID += 1
         supervisor.restartClock()
         do { try supervisor.send(.evaluate(request)) } catch { throw Failure(error) }

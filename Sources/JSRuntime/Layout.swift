@@ -81,11 +81,11 @@ public enum EnvironmentLayout {
 /// Offsets in an interpreter frame (`Frame`, in the runtime's frame stack). The JIT keeps
 /// this layout: a compiled function runs with the same frame and register window.
 public enum FrameLayout {
-    static let pc = MemoryLayout<Frame>.offset(of: \Frame.pc)!
-    static let base = MemoryLayout<Frame>.offset(of: \Frame.base)!
-    static let top = MemoryLayout<Frame>.offset(of: \Frame.top)!
-    static let this = MemoryLayout<Frame>.offset(of: \Frame.this)!
-    static let callee = MemoryLayout<Frame>.offset(of: \Frame.callee)!
-    static let env = MemoryLayout<Frame>.offset(of: \Frame.env)!
-    static let size = MemoryLayout<Frame>.stride
+    public static let pc = MemoryLayout<Frame>.offset(of: \Frame.pc)!
+    public static let base = MemoryLayout<Frame>.offset(of: \Frame.base)!
+    public static let top = MemoryLayout<Frame>.offset(of: \Frame.top)!
+    public static let this = MemoryLayout<Frame>.offset(of: \Frame.this)!
+    public static let callee = MemoryLayout<Frame>.offset(of: \Frame.callee)!
+    public static let env = MemoryLayout<Frame>.offset(of: \Frame.env)!
+    public static let size = MemoryLayout<Frame>.stride
 }

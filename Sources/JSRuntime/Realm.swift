@@ -107,7 +107,7 @@ public final class Realm {
     /// %eval% (direct eval compares the callee with it).
     public var evalFunction: JSObject!
     var lexicalIndex: [UnsafeMutableRawPointer: Int] = [:]
-    var lexicalValues: [Value] = []
+    let lexicalValues = LexicalValues()
     var lexicalIsConst: [Bool] = []
 
     init(runtime: Runtime) { rt = runtime }
@@ -262,5 +262,45 @@ extension Runtime {
         defer { heap.popRoots(1) }
         let f = try makeNativeFunction("get " + name, length: 0, body)
         try defineOwnProperty(o, key(name), PropertyDescriptor(get: Value(cell: f.cell), set: .undefined, enumerable: false, configurable: true))
+    }
+}
+
+/// The values of the global lexical bindings (`let`, `const`, `class` at the top level of
+/// scripts), in raw memory reached through a fixed cell: machine code reads a binding as
+/// `(*cell)[index]` (`Runtime.lexicalValuesCell`), and the buffer may move as it grows.
+final class LexicalValues: Sequence {
+    let cell: UnsafeMutablePointer<UnsafeMutablePointer<Value>>
+    private(set) var count = 0
+    private var capacity = 16
+
+    init() {
+        cell = .allocate(capacity: 1)
+        cell.initialize(to: .allocate(capacity: 16))
+    }
+
+    deinit {
+        cell.pointee.deallocate()
+        cell.deallocate()
+    }
+
+    subscript(i: Int) -> Value {
+        get { precondition(i >= 0 && i < count); return cell.pointee[i] }
+        set { precondition(i >= 0 && i < count); cell.pointee[i] = newValue }
+    }
+
+    func append(_ v: Value) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<Value>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: cell.pointee, count: count)
+            cell.pointee.deallocate()
+            cell.pointee = bigger
+            capacity *= 2
+        }
+        (cell.pointee + count).initialize(to: v)
+        count += 1
+    }
+
+    func makeIterator() -> UnsafeBufferPointer<Value>.Iterator {
+        UnsafeBufferPointer(start: cell.pointee, count: count).makeIterator()
     }
 }

@@ -33,6 +33,11 @@ public final class Runtime {
     public var realm: Realm!
     /// Native function bodies, indexed by a native function's word 0.
     var natives: [NativeFunction] = []
+    /// Time the regexp matcher (`--stats`): wall nanoseconds and match attempts from a
+    /// position (each `exec`, `test`, `replace` step...).
+    public var measureRegExpTime = false
+    public internal(set) var regexpNanoseconds: UInt64 = 0
+    public internal(set) var regexpMatches = 0
     /// The register file and the frame stack.
     let registers: UnsafeMutablePointer<Value>
     var frames = FrameStack()
@@ -45,7 +50,28 @@ public final class Runtime {
     var codeDataLow = UInt.max, codeDataHigh: UInt = 0
     /// Advanced by every change to the own properties or prototype of an object flagged
     /// `ObjectFlags.isPrototype`; inline caches of inherited properties check it.
-    var protoEpoch: UInt32 = 1
+    var protoEpoch: UInt32 {
+        @inline(__always) get { protoEpochCell.pointee }
+        @inline(__always) set { protoEpochCell.pointee = newValue }
+    }
+    /// Where the epoch lives: machine code compares inherited cache entries with it.
+    let protoEpochCell: UnsafeMutablePointer<UInt32> = {
+        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        p.initialize(to: 1)
+        return p
+    }()
+    /// The baseline JIT (JITHooks.swift): the backend, whether tier-up is on, the hotness
+    /// at which code is compiled, the exception a body stopped for, statistics.
+    var jit: JITBackend?
+    var jitActive = false
+    var jitThreshold: Int32 = 500
+    var jitPendingException = Value.undefined
+    var jitStats = JITStatistics()
+    let jitStubCounts: UnsafeMutablePointer<Int> = {
+        let p = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+        p.initialize(repeating: 0, count: 256)
+        return p
+    }()
     /// See `SharedCacheEntry`.
     let sharedCache: UnsafeMutablePointer<SharedCacheEntry> = {
         let p = UnsafeMutablePointer<SharedCacheEntry>.allocate(capacity: Runtime.sharedCacheSize)
@@ -81,10 +107,8 @@ public final class Runtime {
         // frame initializes the registers it uses, and only live frames are scanned.
         registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
-        heap.conservativeWordHook = { [unowned self] word, marker in self.markCodeData(atAddress: word, &marker) }
+        heap.owner = Unmanaged.passUnretained(self)
         heap.adjustExternal(atoms.byteSize)
-        heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
-        heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
             self.realm?.mark(&marker)
             self.markFrames(&marker)
@@ -104,11 +128,16 @@ public final class Runtime {
     /// process that makes a runtime per script (the test262 worker) must not leak them.
     deinit {
         // CodeData and its CodeBlock refer to each other: break the cycles.
-        for d in allCodeData.values { d.code.runtimeData = nil }
+        for d in allCodeData.values {
+            d.code.runtimeData = nil
+            releaseJIT(d)
+        }
         free(registers)
         atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()
+        protoEpochCell.deallocate()
+        jitStubCounts.deallocate()
     }
 
     // MARK: - Strings

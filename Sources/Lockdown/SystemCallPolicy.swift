@@ -10,7 +10,7 @@ import Glibc
 /// rationale is in `POLICY.md` next to this file.
 public struct SystemCallPolicy: Sendable {
     /// Bumped whenever the worker policy changes (the `lockdown` message carries it).
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 4
 
     public enum Action: Equatable, Sendable {
         case allow
@@ -160,8 +160,13 @@ extension SystemCallPolicy {
             // LT/GE comparisons proved unreliable, depending on the low word, so `Condition`
             // does not offer them): the address
             // differs from the reservation's base in some bit above its (aligned) size.
+            // Only the bits of user-space addresses: below 47 (57 with five-level paging,
+            // when the pool lies above 2^47). An address with a higher bit set is not
+            // canonical, so no mremap of it can succeed: such calls are refused with the
+            // rest. (Each rule costs libseccomp ~20 µs at every start; 20 rules, not 37.)
             let lowBit = (2 * region.span).trailingZeroBitCount
-            for bit in lowBit..<64 {
+            let highBit = region.base < UInt64(1) << 47 ? 47 : 57
+            for bit in lowBit..<highBit {
                 let mask = UInt64(1) << UInt64(bit)
                 rules.append(Rule("mremap", when: remap + [Condition(argument: 0, .maskedEqual(mask: mask, value: ~region.base & mask))],
                                   reason: "realloc of large blocks outside the JIT pool (address bit \(bit) differs from the pool's): move or resize, no alias, no fixed address"))
@@ -186,6 +191,8 @@ extension SystemCallPolicy {
             rules.append(Rule(name, reason: "clocks (vDSO fallbacks)"))
         }
         rules.append(Rule("getrandom", reason: "hash seeds and random numbers"))
+        rules.append(Rule("prctl", when: [int32(0, UInt64(LinuxABI.PR_GET_SECCOMP))],
+                          reason: "the JIT checks that its process is locked down (PR_GET_SECCOMP only)"))
         // MARK: - Signals and exit
         rules.append(Rule("rt_sigreturn", reason: "returning from a signal handler"))
         rules.append(Rule("rt_sigprocmask", reason: "abort() and raise() block signals"))
@@ -207,9 +214,44 @@ extension SystemCallPolicy {
     }
 }
 
+extension SystemCallPolicy {
+    /// The policy of a test262 worker that runs the suite with the JIT: the script
+    /// worker's policy (the same memory, W^X and executable-region rules) plus read-only
+    /// access to files (the tests and the harness it is asked to run) and writes to
+    /// stdout/stderr. Nothing else: no sockets, no processes, no writable files.
+    /// `outputs`: the descriptors it writes (verdicts, its log).
+    public static func conformanceWorker(pid: Int32, executable: ExecutableRegion, outputs: [Int32]) -> SystemCallPolicy {
+        var rules = worker(pid: pid, executable: executable).rules.filter {
+            !["read", "write", "writev", "newfstatat", "fstat"].contains($0.name)
+        }
+        // Read-only opens: the access mode O_RDONLY and none of the flags that create,
+        // truncate or open something other than a file.
+        let refused = UInt64(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND) | LinuxABI.O_PATH | LinuxABI.O_TMPFILE
+        rules.append(Rule("openat", when: [Condition(argument: 2, .maskedEqual(mask: refused, value: UInt64(O_RDONLY)))],
+                          reason: "reading a test and its harness files (read-only)"))
+        for name in ["read", "pread64", "close", "lseek", "newfstatat", "fstat", "statx"] {
+            rules.append(Rule(name, reason: "reading files"))
+        }
+        for fd in outputs {
+            let n = UInt64(UInt32(bitPattern: fd))
+            rules.append(Rule("write", when: [Condition(argument: 0, .equal(n))], reason: "verdicts and the log"))
+            rules.append(Rule("writev", when: [Condition(argument: 0, .equal(n))], reason: "fatal-error messages"))
+        }
+        rules.append(Rule("getrusage", reason: "the worker reports its CPU time"))
+        rules.append(Rule("pause", reason: "the main thread waits while the tests run on a thread with a large stack"))
+        rules.append(Rule("sched_getaffinity", reason: "glibc's processor count (malloc arenas) in a fresh runtime per test"))
+        return SystemCallPolicy(rules: rules, defaultAction: .kill)
+    }
+}
+
 /// Linux constants Swift's Glibc module does not export (`<linux/futex.h>`, `<linux/mman.h>`).
 enum LinuxABI {
     static let FUTEX_WAIT: Int32 = 0
+    /// <asm-generic/fcntl.h> (x86_64 and arm64 agree).
+    static let O_PATH: UInt64 = 0o10000000
+    static let O_TMPFILE: UInt64 = 0o20000000 | 0o200000
+    /// <linux/prctl.h>
+    static let PR_GET_SECCOMP: Int32 = 21
     static let FUTEX_WAKE: Int32 = 1
     static let FUTEX_WAIT_BITSET: Int32 = 9
     static let FUTEX_WAKE_BITSET: Int32 = 10

@@ -22,4 +22,8 @@ void sable_flush_instruction_cache(void *start, unsigned long length);
 /// mallopt's result (1 on success); 0 where there is no glibc.
 int sable_fix_mmap_threshold(size_t bytes);
 
+/// prctl(PR_GET_SECCOMP): 0 none, 1 strict, 2 filter (the JIT runs only under 2); -1 error.
+/// (prctl is variadic: Swift cannot call it.)
+int sable_seccomp_mode(void);
+
 #endif

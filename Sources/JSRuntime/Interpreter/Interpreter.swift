@@ -26,6 +26,12 @@ final class CodeData {
     var markedIn = -1
     /// What this code counts toward `--max-heap` (given back when it is dropped).
     var externalBytes = 0
+    /// The baseline JIT (JITHooks.swift): calls plus loop back edges seen while
+    /// interpreted, whether it was compiled, the machine code's entry.
+    var hotness: Int32 = 0
+    var jitState = JITState.interpreted
+    var jitEntry: JITEntry?
+    var jitBody: JITBody?
 
     init(code: CodeBlock) {
         self.code = code
@@ -479,6 +485,7 @@ extension Runtime {
 extension Runtime {
     /// Marks the live registers and frame state.
     func markFrames(_ m: inout Heap.Marker) {
+        m.mark(jitPendingException)
         if let last = frames.last {
             let count = registers.distance(to: last.top)
             m.mark(registers, count: count)
@@ -524,6 +531,7 @@ extension Runtime {
             if let d = allCodeData.removeValue(forKey: address) {
                 d.code.runtimeData = nil
                 heap.releaseExternal(d.externalBytes)
+                releaseJIT(d)
             }
         }
     }

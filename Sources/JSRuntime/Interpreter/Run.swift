@@ -91,8 +91,18 @@ extension Runtime {
         return try compare(op, a, b)
     }
 
-    // swiftlint:disable:next function_body_length cyclomatic_complexity
+    /// Runs frames until the frame at `entryDepth` returns (the interpreter proper).
     func runLoop(entryDepth: Int) throws(JSException) -> Value {
+        try interpret(entryDepth: entryDepth, step: false)
+    }
+
+    /// The dispatch loop. With `step` (the JIT's step stub, `jitStep`) it runs exactly one
+    /// instruction of the top frame and returns, its frame's pc at the next instruction;
+    /// the JIT never steps an instruction that pushes or pops a frame. The two uses are
+    /// two specializations (`step` is a constant in each), so the interpreter pays nothing.
+    // swiftlint:disable:next function_body_length cyclomatic_complexity
+    @inline(__always)
+    func interpret(entryDepth: Int, step: Bool) throws(JSException) -> Value {
         var fi = frames.count - 1
         var fp = frames.pointer(fi)
         // A frame keeps its CodeData alive (markFrames): unretained here, no ARC in the loop.
@@ -100,9 +110,16 @@ extension Runtime {
         var ins = data.instructions
         var pc = fp.pointee.pc
         var r = fp.pointee.base
+        var stepped = false
+        // Entered (or re-entered after an exception was caught): machine code if it has any.
+        if !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
 
         while true {
             fp.pointee.pc = pc
+            if step {
+                if stepped { return .undefined }
+                stepped = true
+            }
             let opcode = unsafeBitCast(UInt8(truncatingIfNeeded: ins[pc]), to: Opcode.self)
             #if OPCODE_STATS
             OpcodeStats.counts[Int(opcode.rawValue)] += 1
@@ -267,49 +284,75 @@ extension Runtime {
             // MARK: Jumps
             case .jmp:
                 let op = Op.Jmp(ins, pc)
-                pc += op.offset
+                let jumped = op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfTrue:
                 let op = Op.CondJump(ins, pc)
-                pc += toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
+                let jumped = toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfFalse:
                 let op = Op.CondJump(ins, pc)
-                pc += toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
+                let jumped = toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNullish:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNullish ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isNullish ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotNullish:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNullish ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isNullish ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfUndefined:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isUndefined ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isUndefined ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotUndefined:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isUndefined ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isUndefined ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
                 let op = Op.CompareJump(ins, pc)
                 let (base, negated) = opcode.relationalJump
                 let result = try relational(base, r[op.a], r[op.b])
-                pc += result != negated ? op.offset : Op.CompareJump.length
+                let jumped = result != negated ? op.offset : Op.CompareJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
                 let op = Op.CompareImmJump(ins, pc)
                 let (base, negated) = opcode.relationalJump
                 let result = try relational(base, r[op.a], Value(int32: op.imm))
-                pc += result != negated ? op.offset : Op.CompareImmJump.length
+                let jumped = result != negated ? op.offset : Op.CompareImmJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                let jumped = strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictNotEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                let jumped = strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                let jumped = try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                let jumped = try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
                 let op = Op.CompareImmJump(ins, pc)
                 // An int32 immediate equals an int32 of that value or a double equal to it.
@@ -317,7 +360,9 @@ extension Runtime {
                 let y = op.imm
                 var equal = a.isInt32 ? a.asInt32 == y : (a.isDouble && a.asDouble == Double(y))
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
-                pc += equal ? op.offset : Op.CompareImmJump.length
+                let jumped = equal ? op.offset : Op.CompareImmJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
                 let op = Op.ConstJump(ins, pc)
                 let a = r[op.a]
@@ -326,13 +371,19 @@ extension Runtime {
                 // String constants are atoms: the same atom, or a string of other contents.
                 var equal = a.bits == c.bits || (a.isCell && strictEquals(a, c))
                 if opcode == .jumpIfStrictNotEqConst { equal = !equal }
-                pc += equal ? op.offset : Op.ConstJump.length
+                let jumped = equal ? op.offset : Op.ConstJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNull:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNull ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isNull ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotNull:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNull ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isNull ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .addImm:
                 let op = Op.ArithImm(ins, pc)
                 let a = r[op.src]
@@ -651,6 +702,7 @@ extension Runtime {
                     ins = data.instructions
                     pc = 0
                     r = fp.pointee.base
+                    if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
                     continue
                 }
                 let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
@@ -683,6 +735,7 @@ extension Runtime {
                         ins = data.instructions
                         pc = 0
                         r = fp.pointee.base
+                        if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
                         continue
                     }
                 }
@@ -764,6 +817,8 @@ extension Runtime {
                 pc = fp.pointee.pc + Opcode.callInstructionLength
                 r = fp.pointee.base
                 r[returnRegister] = value
+                // Back into a compiled caller: its machine code continues after the call.
+                if let entry = data.jitEntry { pc = try runJIT(entry, fp, pc) }
 
             // MARK: Exceptions
             case .throw:
@@ -874,6 +929,7 @@ extension Runtime {
                 pc = fp.pointee.pc + Opcode.callInstructionLength
                 r = fp.pointee.base
                 r[returnRegister] = gen
+                if let entry = data.jitEntry { pc = try runJIT(entry, fp, pc) }
             case .yield, .yieldDelegate:
                 let op = Op.Suspend(ins, pc)
                 let gen = JSObject(r[op.generator])

@@ -1,0 +1,834 @@
+import JSAssembler
+import JSBytecode
+import JSRuntime
+
+/// Bytecode to machine code in one pass (JSJIT/DESIGN.md): the interpreter's frame and
+/// register file kept, inline fast paths for the common cases with the interpreter's own
+/// handler (the step stub) behind each, and an exit back to the interpreter for the
+/// instructions that push or pop frames.
+///
+/// The body's calling convention (`JITEntry`): `(runtime, frame, registers, pc) -> pc`.
+/// The prologue pins the runtime, frame, registers, number tag and entry table, then jumps
+/// through the table to `pc`. Every instruction start is in the table, so any pc the
+/// interpreter or a stub hands over is a place to continue.
+struct BaselineCompiler {
+    typealias R = JITRegisters
+    let code: JITCodeView
+    let table: UnsafeMutablePointer<UInt>
+    /// The runtime's prototype epoch (inherited cache entries are valid while it matches).
+    let protoEpoch: UnsafeRawPointer
+    /// The realm's global object (one realm per runtime; it lives as long as the runtime).
+    let globalObject: UnsafeMutableRawPointer
+    /// The cell pointing to the global lexical bindings' values.
+    let lexicalValues: UnsafeRawPointer
+    let masm = JITMacroAssembler()
+    /// Machine-code offset of each instruction start (-1 elsewhere).
+    var offsets: [Int]
+    /// Jumps to bytecode pcs, linked when every instruction has its offset.
+    var pcJumps: [(Jump, Int)] = []
+    /// Slow paths: the jumps that lead to them and the instruction they step.
+    var slowPaths: [(jumps: [Jump], pc: Int, next: Int)] = []
+    /// Exits: the jumps to `exit` (the epilogue with the pc in the result register).
+    var exitJumps: [Jump] = []
+    var dispatchJumps: [Jump] = []
+    /// Instructions compiled inline, by stub, by exit (for `--jit-stats` and tests).
+    var inlineCount = 0, stubCount = 0, exitCount = 0
+
+    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer,
+         globalObject: UnsafeMutableRawPointer, lexicalValues: UnsafeRawPointer) {
+        self.lexicalValues = lexicalValues
+        self.code = code
+        self.table = table
+        self.protoEpoch = protoEpoch
+        self.globalObject = globalObject
+        offsets = Array(repeating: -1, count: code.instructionCount + 1)
+    }
+
+    // MARK: - Registers of the frame
+
+    @inline(__always) func slot(_ reg: Int) -> Int32 { Int32(reg * 8) }
+    func load(_ reg: Int, _ dst: GPR) { masm.load64(R.registers, slot(reg), dst) }
+    func store(_ src: GPR, _ reg: Int) { masm.store64(src, R.registers, slot(reg)) }
+    func storeConstant(_ bits: UInt64, _ reg: Int) {
+        masm.move(imm: bits, R.t0)
+        store(R.t0, reg)
+    }
+
+    // MARK: - The body
+
+    mutating func compile() -> AssemblerBuffer {
+        prologue()
+        let ins = code.instructions
+        var pc = 0
+        let count = code.instructionCount
+        while pc < count {
+            offsets[pc] = masm.buffer.count
+            let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: ins[pc]))!
+            let next = pc + opcode.length
+            emit(opcode, ins, pc, next)
+            pc = next
+        }
+        // Falling off the end cannot happen (every body ends in a return); an exit at
+        // `count` keeps the table total.
+        offsets[count] = masm.buffer.count
+        exit(pc: count)
+        emitSlowPaths()
+        // The shared dispatch: a stub's result is -1 (exception: leave) or a pc (continue there).
+        let dispatch = masm.label()
+        for j in dispatchJumps { masm.link(j, to: dispatch) }
+        let leave = masm.branch64(.lessThan, R.result, imm: 0)
+        masm.load64(R.table, index: R.result, 0, R.t1)
+        masm.jump(R.t1)
+        // The exit: the pc (or -1) in the result register.
+        let exitLabel = masm.label()
+        for j in exitJumps { masm.link(j, to: exitLabel) }
+        masm.link(leave, to: exitLabel)
+        epilogue()
+        for (j, target) in pcJumps { masm.link(j, to: Label(offset: offsets[target])) }
+        return masm.buffer
+    }
+
+    /// Saves the callee-saved registers, pins the JIT's registers, enters at `pc`.
+    func prologue() {
+        masm.push(R.framePointer)
+        masm.move(R.stackPointer, R.framePointer)
+        for r in R.saved { masm.push(r) }
+        // Five saves after the frame pointer: realign the stack to 16 for calls.
+        masm.sub64(imm: 8, R.stackPointer)
+        masm.move(R.arguments[0], R.runtime)
+        masm.move(R.arguments[1], R.frame)
+        masm.move(R.arguments[2], R.registers)
+        masm.move(imm: Value.numberTag, R.numberTag)
+        masm.move(imm: UInt64(UInt(bitPattern: table)), R.table)
+        masm.load64(R.table, index: R.arguments[3], 0, R.t1)
+        masm.jump(R.t1)
+    }
+
+    func epilogue() {
+        masm.add64(imm: 8, R.stackPointer)
+        for r in R.saved.reversed() { masm.pop(r) }
+        masm.pop(R.framePointer)
+        masm.ret()
+    }
+
+    /// Leaves to the interpreter at `pc`.
+    mutating func exit(pc: Int) {
+        masm.move(imm: UInt64(pc), R.result)
+        exitJumps.append(masm.jump())
+    }
+
+    /// Calls the step stub for the instruction at `pc`; continues at `next` when that is
+    /// where it went, else through the dispatch.
+    mutating func stepStub(pc: Int, next: Int) {
+        masm.move(R.runtime, R.arguments[0])
+        masm.move(imm: UInt64(pc), R.arguments[1])
+        masm.call(address: JITStubs.stepAddress)
+        let other = masm.branch64(.notEqual, R.result, imm: Int32(next))
+        pcJumps.append((masm.jump(), next))
+        dispatchJumps.append(other)
+    }
+
+    mutating func emitSlowPaths() {
+        for path in slowPaths {
+            for j in path.jumps { masm.linkHere(j) }
+            stepStub(pc: path.pc, next: path.next)
+        }
+    }
+
+    /// A jump to the instruction at `target`.
+    mutating func jump(to target: Int) { pcJumps.append((masm.jump(), target)) }
+    mutating func branch(_ j: Jump, to target: Int) { pcJumps.append((j, target)) }
+
+    // MARK: - Value tests
+
+    /// Jumps away unless `r` holds an int32 (`bits >= numberTag`).
+    func branchNotInt32(_ r: GPR) -> Jump { masm.branch64(.below, r, R.numberTag) }
+
+    /// Boxes the int32 in the low half of `r` (32-bit operations zero the upper half).
+    func boxInt32(_ r: GPR) {
+        masm.zeroExtend32(r)
+        masm.or64(R.numberTag, r)
+    }
+
+    /// A boolean Value from a 0/1 in `r`.
+    func boxBoolean(_ r: GPR) { masm.add64(imm: Int32(truncatingIfNeeded: Value.false.bits), r) }
+
+    // MARK: - Instructions
+
+    mutating func emit(_ opcode: Opcode, _ ins: UnsafePointer<Int32>, _ pc: Int, _ next: Int) {
+        switch opcode {
+        // Exits: the interpreter pushes and pops frames.
+        case .call, .callMethod, .construct, .ret, .retUndefined,
+             .generatorStart, .yield, .yieldDelegate, .await:
+            exitCount += 1
+            exit(pc: pc)
+            return
+        case .mov:
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            store(R.t0, op.dst)
+        case .loadInt:
+            let op = Op.LoadInt(ins, pc)
+            storeConstant(Value(int32: op.value).bits, op.dst)
+        case .loadUndefined: storeConstant(Value.undefined.bits, Op.Dst(ins, pc).dst)
+        case .loadNull: storeConstant(Value.null.bits, Op.Dst(ins, pc).dst)
+        case .loadTrue: storeConstant(Value.true.bits, Op.Dst(ins, pc).dst)
+        case .loadFalse: storeConstant(Value.false.bits, Op.Dst(ins, pc).dst)
+        case .loadEmpty: storeConstant(Value.empty.bits, Op.Dst(ins, pc).dst)
+        case .loadConst:
+            // Made on first use by the interpreter: until then, the stub makes it.
+            let op = Op.LoadConst(ins, pc)
+            masm.move(imm: UInt64(UInt(bitPattern: code.constants + op.index)), R.t1)
+            masm.load64(R.t1, 0, R.t0)
+            let missing = masm.branch64(.equal, R.t0, imm: 0)
+            store(R.t0, op.dst)
+            slowPaths.append(([missing], pc, next))
+        case .add, .sub, .mul, .div:
+            arithmetic(opcode, Op.Binary(ins, pc), pc, next)
+        case .bitAnd, .bitOr, .bitXor:
+            binaryInt32(opcode, Op.Binary(ins, pc), pc, next)
+        case .addImm, .subImm:
+            let op = Op.ArithImm(ins, pc)
+            load(op.src, R.t0)
+            let notInt = branchNotInt32(R.t0)
+            let overflow = opcode == .addImm
+                ? masm.branchAdd32(.overflow, imm: op.imm, R.t0)
+                : masm.branchSub32(.overflow, imm: op.imm, R.t0)
+            boxInt32(R.t0)
+            store(R.t0, op.dst)
+            slowPaths.append(([notInt, overflow], pc, next))
+        case .inc, .dec:
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            let notInt = branchNotInt32(R.t0)
+            let overflow = opcode == .inc
+                ? masm.branchAdd32(.overflow, imm: 1, R.t0)
+                : masm.branchSub32(.overflow, imm: 1, R.t0)
+            boxInt32(R.t0)
+            store(R.t0, op.dst)
+            slowPaths.append(([notInt, overflow], pc, next))
+        case .lt, .le, .gt, .ge, .eq, .ne, .strictEq, .strictNe:
+            comparison(opcode, Op.Binary(ins, pc), pc, next)
+        case .plus, .toNumeric:
+            // A number is its own value; the rest (ToNumber, ToNumeric) through the stub.
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            let notNumber = masm.branchTest64(.zero, R.t0, R.numberTag)
+            store(R.t0, op.dst)
+            slowPaths.append(([notNumber], pc, next))
+        case .shl, .sar, .shr:
+            let op = Op.Binary(ins, pc)
+            load(op.a, R.t0)
+            load(op.b, R.t1)
+            var misses = [branchNotInt32(R.t0), branchNotInt32(R.t1)]
+            // 32-bit shifts take the count modulo 32, as JavaScript does.
+            switch opcode {
+            case .shl: masm.shiftLeft32(R.t1, R.t0)
+            case .sar: masm.shiftRightArithmetic32(R.t1, R.t0)
+            default:
+                masm.shiftRightLogical32(R.t1, R.t0)
+                misses.append(masm.branchTest32(.signed, R.t0, imm: -1))   // >= 2^31: a double
+            }
+            boxInt32(R.t0)
+            store(R.t0, op.dst)
+            slowPaths.append((misses, pc, next))
+        case .getScopeChecked:
+            let op = Op.GetScopeChecked(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
+            store(R.t0, op.dst)
+            slowPaths.append(([uninitialized], pc, next))
+        case .setScopeChecked:
+            let op = Op.SetScopeChecked(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
+            load(op.value, R.t0)
+            masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
+            slowPaths.append(([uninitialized], pc, next))
+        case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
+            let op = Op.ConstJump(ins, pc)
+            load(op.a, R.t0)
+            masm.move(imm: UInt64(UInt(bitPattern: code.constants + op.constant)), R.t1)
+            masm.load64(R.t1, 0, R.t1)
+            let notMade = masm.branch64(.equal, R.t1, imm: 0)
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            strictEquality(equal: &equal, notEqual: &notEqual)
+            let undecided = masm.jump()
+            let target = pc + op.offset
+            let isEq = opcode == .jumpIfStrictEqConst
+            for j in equal { branch(j, to: isEq ? target : next) }
+            for j in notEqual { branch(j, to: isEq ? next : target) }
+            slowPaths.append(([notMade, undecided], pc, next))
+            inlineCount += 1
+            return
+        case .jmp:
+            jump(to: pc + Op.Jmp(ins, pc).offset)
+            inlineCount += 1
+            return
+        case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
+             .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq,
+             .jumpIfStrictEq, .jumpIfStrictNotEq:
+            let op = Op.CompareJump(ins, pc)
+            load(op.a, R.t0)
+            load(op.b, R.t1)
+            compareAndJump(opcode, target: pc + op.offset, pc, next)
+            inlineCount += 1
+            return
+        case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
+             .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm,
+             .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
+            let op = Op.CompareImmJump(ins, pc)
+            load(op.a, R.t0)
+            masm.move(imm: Value(int32: op.imm).bits, R.t1)
+            compareAndJump(opcode, target: pc + op.offset, pc, next)
+            inlineCount += 1
+            return
+        case .jumpIfTrue, .jumpIfFalse:
+            // Booleans, int32s, null, undefined and objects inline; the rest (ToBoolean of
+            // doubles and strings) through the stub.
+            let op = Op.CondJump(ins, pc)
+            let target = pc + op.offset
+            load(op.value, R.t0)
+            var whenTrue: [Jump] = [], whenFalse: [Jump] = []
+            truth(true: &whenTrue, false: &whenFalse)
+            let undecided = masm.jump()
+            for j in whenTrue { branch(j, to: opcode == .jumpIfTrue ? target : next) }
+            for j in whenFalse { branch(j, to: opcode == .jumpIfTrue ? next : target) }
+            slowPaths.append(([undecided], pc, next))
+            inlineCount += 1
+            return
+        case .jumpIfNull, .jumpIfNotNull, .jumpIfUndefined, .jumpIfNotUndefined:
+            let op = Op.CondJump(ins, pc)
+            load(op.value, R.t0)
+            let bits = opcode == .jumpIfNull || opcode == .jumpIfNotNull ? Value.null.bits : Value.undefined.bits
+            let cond: RelationalCondition = opcode == .jumpIfNull || opcode == .jumpIfUndefined ? .equal : .notEqual
+            branch(masm.branch64(cond, R.t0, imm: Int32(bits)), to: pc + op.offset)
+            inlineCount += 1
+            return
+        case .jumpIfNullish, .jumpIfNotNullish:
+            // null (otherTag) and undefined (otherTag | undefinedTag) differ in one bit.
+            let op = Op.CondJump(ins, pc)
+            load(op.value, R.t0)
+            masm.and64(imm: ~Int32(Value.undefinedTag), R.t0)
+            let cond: RelationalCondition = opcode == .jumpIfNullish ? .equal : .notEqual
+            branch(masm.branch64(cond, R.t0, imm: Int32(Value.null.bits)), to: pc + op.offset)
+            inlineCount += 1
+            return
+        case .getScope:
+            let op = Op.GetScope(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            store(R.t0, op.dst)
+        case .setScope, .initScope:
+            let op = Op.SetScope(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            load(op.value, R.t0)
+            masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
+        case .getProp:
+            let op = Op.GetProp(ins, pc)
+            slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst), pc, next))
+        case .getGlobal:
+            let op = Op.GetGlobal(ins, pc)
+            slowPaths.append((getGlobal(cache: op.cache, dst: op.dst), pc, next))
+        case .loadThis:
+            // The frame's `this` when bound; the stub finds it (arrows, derived constructors).
+            let op = Op.Dst(ins, pc)
+            masm.load64(R.frame, Int32(FrameLayout.this), R.t0)
+            let unbound = masm.branch64(.equal, R.t0, imm: 0)
+            store(R.t0, op.dst)
+            slowPaths.append(([unbound], pc, next))
+        case .not:
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            var whenTrue: [Jump] = [], whenFalse: [Jump] = []
+            truth(true: &whenTrue, false: &whenFalse)
+            let undecided = masm.jump()
+            for j in whenTrue { masm.linkHere(j) }
+            storeConstant(Value.false.bits, op.dst)
+            let done = masm.jump()
+            for j in whenFalse { masm.linkHere(j) }
+            storeConstant(Value.true.bits, op.dst)
+            masm.linkHere(done)
+            slowPaths.append(([undecided], pc, next))
+        case .getElem:
+            let op = Op.GetElem(ins, pc)
+            let (element, misses) = denseElement(object: op.object, key: op.key)
+            masm.load64(element, 0, R.t0)
+            var all = misses
+            all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole
+            store(R.t0, op.dst)
+            slowPaths.append((all, pc, next))
+        case .setElem, .setElemStrict:
+            let op = Op.SetElem(ins, pc)
+            let (element, misses) = denseElement(object: op.object, key: op.key, forStore: true)
+            masm.load64(element, 0, R.t0)
+            var all = misses
+            all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole: the slow path decides
+            load(op.value, R.t0)
+            masm.store64(R.t0, element, 0)
+            slowPaths.append((all, pc, next))
+        case .setProp, .setPropStrict:
+            let op = Op.SetProp(ins, pc)
+            slowPaths.append((setProp(object: op.object, cache: op.cache, value: op.value), pc, next))
+        default:
+            stubCount += 1
+            stepStub(pc: pc, next: next)
+            return
+        }
+        inlineCount += 1
+    }
+
+    /// The int32 fast path of a binary operator; anything else (or an overflow, or a zero
+    /// product, which may be -0) goes to the stub.
+    mutating func binaryInt32(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
+        load(op.a, R.t0)
+        load(op.b, R.t1)
+        var misses = [branchNotInt32(R.t0), branchNotInt32(R.t1)]
+        switch opcode {
+        case .add: misses.append(masm.branchAdd32(.overflow, R.t1, R.t0))
+        case .sub: misses.append(masm.branchSub32(.overflow, R.t1, R.t0))
+        case .mul:
+            misses.append(masm.branchMul32(.overflow, R.t1, R.t0))
+            misses.append(masm.branch32(.equal, R.t0, imm: 0))
+        case .bitAnd: masm.and32(R.t1, R.t0)
+        case .bitOr: masm.or32(R.t1, R.t0)
+        default: masm.xor32(R.t1, R.t0)
+        }
+        boxInt32(R.t0)
+        store(R.t0, op.dst)
+        slowPaths.append((misses, pc, next))
+    }
+
+    // MARK: - Numbers
+
+    typealias FPR = JITMacroAssembler.FPRegister
+    static let f0 = JITMacroAssembler.fpTemporaryRegisters[0]
+    static let f1 = JITMacroAssembler.fpTemporaryRegisters[1]
+    static let f2 = JITMacroAssembler.fpTemporaryRegisters[2]
+
+    /// The number in `r` (int32 or double) as a double in `f`; a jump for anything else.
+    /// Clobbers `r` and t5.
+    func unboxNumber(_ r: GPR, _ f: FPR) -> Jump {
+        let isInt = masm.branch64(.aboveOrEqual, r, R.numberTag)
+        let notNumber = masm.branchTest64(.zero, r, R.numberTag)
+        masm.move(imm: Value.doubleEncodeOffset, R.t5)
+        masm.sub64(R.t5, r)
+        masm.move64ToDouble(r, f)
+        let done = masm.jump()
+        masm.linkHere(isInt)
+        masm.convertInt32ToDouble(r, f)
+        masm.linkHere(done)
+        return notNumber
+    }
+
+    /// Boxes the double in `f` into `r` as `Value(Double)` does: an int32 when it is one
+    /// (not -0), else the double's bits plus the encode offset.
+    func boxDouble(_ f: FPR, _ r: GPR) {
+        let notInt = masm.branchConvertDoubleToInt32(f, r, scratch: Self.f2)
+        boxInt32(r)
+        let done = masm.jump()
+        for j in notInt { masm.linkHere(j) }
+        masm.moveDoubleTo64(f, r)
+        masm.move(imm: Value.doubleEncodeOffset, R.t5)
+        masm.add64(R.t5, r)
+        masm.linkHere(done)
+    }
+
+    /// `+ - * /`: int32 inline with overflow checks, then numbers as doubles; everything
+    /// else (strings, objects, ...) through the stub.
+    mutating func arithmetic(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
+        load(op.a, R.t0)
+        load(op.b, R.t1)
+        var misses: [Jump] = []
+        var toDouble: [Jump] = []
+        var done: Jump?
+        if opcode != .div {
+            toDouble.append(branchNotInt32(R.t0))
+            toDouble.append(branchNotInt32(R.t1))
+            masm.move(R.t0, R.t2)
+            switch opcode {
+            case .add: toDouble.append(masm.branchAdd32(.overflow, R.t1, R.t2))
+            case .sub: toDouble.append(masm.branchSub32(.overflow, R.t1, R.t2))
+            default:
+                toDouble.append(masm.branchMul32(.overflow, R.t1, R.t2))
+                toDouble.append(masm.branch32(.equal, R.t2, imm: 0))   // maybe -0
+            }
+            boxInt32(R.t2)
+            store(R.t2, op.dst)
+            done = masm.jump()
+        }
+        for j in toDouble { masm.linkHere(j) }
+        misses.append(unboxNumber(R.t0, Self.f0))
+        misses.append(unboxNumber(R.t1, Self.f1))
+        switch opcode {
+        case .add: masm.addDouble(Self.f1, Self.f0)
+        case .sub: masm.subDouble(Self.f1, Self.f0)
+        case .mul: masm.mulDouble(Self.f1, Self.f0)
+        default: masm.divDouble(Self.f1, Self.f0)
+        }
+        boxDouble(Self.f0, R.t0)
+        store(R.t0, op.dst)
+        if let done { masm.linkHere(done) }
+        slowPaths.append((misses, pc, next))
+    }
+
+    /// A compare-and-jump on the values in t0 and t1: int32s, then numbers as doubles,
+    /// else the stub. Strict equality compares int32s inline only.
+    mutating func compareAndJump(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int) {
+        let aNotInt = branchNotInt32(R.t0)
+        let bNotInt = branchNotInt32(R.t1)
+        branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: target)
+        jump(to: next)
+        masm.linkHere(aNotInt)
+        masm.linkHere(bNotInt)
+        guard let cond = Self.doubleJumpCondition(opcode) else {
+            // (In)equality, strict or loose.
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            if opcode == .jumpIfEq || opcode == .jumpIfNotEq {
+                looseEquality(equal: &equal, notEqual: &notEqual)
+            } else {
+                strictEquality(equal: &equal, notEqual: &notEqual)
+            }
+            let undecided = masm.jump()
+            let isEq = opcode == .jumpIfStrictEq || opcode == .jumpIfStrictEqImm || opcode == .jumpIfEq
+            for j in equal { branch(j, to: isEq ? target : next) }
+            for j in notEqual { branch(j, to: isEq ? next : target) }
+            slowPaths.append(([undecided], pc, next))
+            return
+        }
+        let misses = [unboxNumber(R.t0, Self.f0), unboxNumber(R.t1, Self.f1)]
+        for j in masm.branchDouble(cond, Self.f0, Self.f1) { branch(j, to: target) }
+        jump(to: next)
+        slowPaths.append((misses, pc, next))
+    }
+
+    static func doubleJumpCondition(_ opcode: Opcode) -> DoubleCondition? {
+        switch opcode {
+        case .jumpIfLess, .jumpIfLessImm: return .lessThan
+        case .jumpIfNotLess, .jumpIfNotLessImm: return .greaterThanOrEqualOrUnordered
+        case .jumpIfLessEq, .jumpIfLessEqImm: return .lessThanOrEqual
+        case .jumpIfNotLessEq, .jumpIfNotLessEqImm: return .greaterThanOrUnordered
+        case .jumpIfGreater, .jumpIfGreaterImm: return .greaterThan
+        case .jumpIfNotGreater, .jumpIfNotGreaterImm: return .lessThanOrEqualOrUnordered
+        case .jumpIfGreaterEq, .jumpIfGreaterEqImm: return .greaterThanOrEqual
+        case .jumpIfNotGreaterEq, .jumpIfNotGreaterEqImm: return .lessThanOrUnordered
+        default: return nil
+        }
+    }
+
+    // MARK: - Elements
+
+    /// The address of a stored element `object[key]` of an ordinary object or array with
+    /// an int32 key inside its dense elements (in t3), and the misses. Stores also need
+    /// extensible, non-sparse elements.
+    func denseElement(object: Int, key: Int, forStore: Bool = false) -> (GPR, [Jump]) {
+        let obj = R.t0, k = R.t1, scratch = R.t2, element = R.t3
+        var misses: [Jump] = []
+        load(object, obj)
+        load(key, k)
+        masm.move(imm: Value.notCellMask, scratch)
+        misses.append(masm.branchTest64(.nonZero, obj, scratch))
+        misses.append(masm.branch64(.equal, obj, imm: 0))
+        masm.load8(obj, Int32(CellHeaderLayout.kind), scratch)
+        let isArray = masm.branch32(.equal, scratch, imm: Int32(CellKind.array.rawValue))
+        misses.append(masm.branch32(.notEqual, scratch, imm: Int32(CellKind.object.rawValue)))
+        masm.linkHere(isArray)
+        if forStore {
+            masm.load32(obj, Int32(CellHeaderLayout.flags), scratch)
+            misses.append(masm.branchTest32(.nonZero, scratch, imm: Int32(ObjectFlags.sparseElements | ObjectFlags.nonExtensible)))
+        }
+        misses.append(branchNotInt32(k))
+        masm.zeroExtend32(k)
+        masm.load32(obj, Int32(ObjectLayout.elementsLength), scratch)
+        // Unsigned: a negative int32 is a large index, past any length.
+        misses.append(masm.branch32(.aboveOrEqual, k, scratch))
+        masm.load64(obj, Int32(ObjectLayout.elements), element)
+        masm.shiftLeft64(imm: 3, k)
+        masm.add64(k, element)
+        return (element, misses)
+    }
+
+    /// The environment `depth` levels up from the frame's.
+    func environment(depth: Int, into dst: GPR) {
+        masm.load64(R.frame, Int32(FrameLayout.env), dst)
+        for _ in 0..<depth { masm.load64(dst, Int32(EnvironmentLayout.parent), dst) }
+    }
+
+    /// Jumps away unless t0 holds an object cell (a cell of a kind past symbol, as the
+    /// interpreter's cache check has it). Clobbers t1.
+    func objectCellChecks(into misses: inout [Jump]) {
+        masm.move(imm: Value.notCellMask, R.t1)
+        misses.append(masm.branchTest64(.nonZero, R.t0, R.t1))
+        misses.append(masm.branch64(.equal, R.t0, imm: 0))
+        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        misses.append(masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+    }
+
+    /// The address of named slot t3 of the object in t0, into t0 (inline or out of line).
+    /// Clobbers t3 and t4.
+    func slotAddress() {
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t4)
+        let outOfLine = masm.branch32(.aboveOrEqual, R.t3, R.t4)
+        masm.shiftLeft64(imm: 3, R.t3)
+        masm.add64(imm: Int32(ObjectLayout.inlineSlots), R.t3)
+        masm.add64(R.t3, R.t0)
+        let done = masm.jump()
+        masm.linkHere(outOfLine)
+        masm.sub64(R.t4, R.t3)
+        masm.load64(R.t0, Int32(ObjectLayout.outOfLineSlots), R.t0)
+        masm.shiftLeft64(imm: 3, R.t3)
+        masm.add64(R.t3, R.t0)
+        masm.linkHere(done)
+    }
+
+    /// The cache entry's address into t2.
+    func cacheEntry(_ cache: Int) {
+        masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t2)
+    }
+
+    /// Jumps away unless the cache entry in t2 is valid for the current prototype epoch.
+    func epochCheck(into misses: inout [Jump]) {
+        masm.load32(R.t2, Int32(InlineCacheLayout.epoch), R.t4)
+        masm.move(imm: UInt64(UInt(bitPattern: protoEpoch)), R.t5)
+        masm.load32(R.t5, 0, R.t5)
+        misses.append(masm.branch32(.notEqual, R.t4, R.t5))
+    }
+
+    /// `getProp` through the site's inline cache, as the interpreter's fast path: an
+    /// object of the cached shape, the property its own or (epoch valid) the holder's.
+    mutating func getProp(object: Int, cache: Int, dst: Int) -> [Jump] {
+        var misses: [Jump] = []
+        load(object, R.t0)
+        objectCellChecks(into: &misses)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        let own = masm.branch64(.equal, R.t3, imm: 0)
+        epochCheck(into: &misses)
+        masm.move(R.t3, R.t0)
+        masm.linkHere(own)
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        slotAddress()
+        masm.load64(R.t0, 0, R.t1)
+        store(R.t1, dst)
+        return misses
+    }
+
+    /// `getGlobal` through its cache: the global object's own data property, or a global
+    /// lexical binding (initialized: the hole is a TDZ error, left to the stub).
+    mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
+        var misses: [Jump] = []
+        masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        epochCheck(into: &misses)
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        let property = masm.branch64(.equal, R.t3, imm: 0)
+        misses.append(masm.branch64(.notEqual, R.t3, imm: Int32(Runtime.lexicalHolderBits)))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.move(imm: UInt64(UInt(bitPattern: lexicalValues)), R.t0)
+        masm.load64(R.t0, 0, R.t0)
+        masm.load64(R.t0, index: R.t3, 0, R.t1)
+        misses.append(masm.branch64(.equal, R.t1, imm: 0))
+        let done = masm.jump()
+        masm.linkHere(property)
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        slotAddress()
+        masm.load64(R.t0, 0, R.t1)
+        masm.linkHere(done)
+        store(R.t1, dst)
+        return misses
+    }
+
+    /// `setProp` through the cache: an own data property of the cached shape, or the
+    /// cached transition that adds it (epoch valid, extensible, not a prototype, the slot
+    /// within the capacity; the shape changes with the store).
+    mutating func setProp(object: Int, cache: Int, value: Int) -> [Jump] {
+        var misses: [Jump] = []
+        load(object, R.t0)
+        objectCellChecks(into: &misses)
+        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
+        cacheEntry(cache)
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        masm.load64(R.t2, Int32(InlineCacheLayout.newShape), R.t1)
+        let plain = masm.branch64(.equal, R.t1, imm: 0)
+        // A transition.
+        epochCheck(into: &misses)
+        masm.load32(R.t0, Int32(CellHeaderLayout.flags), R.t4)
+        misses.append(masm.branchTest32(.nonZero, R.t4, imm: Int32(ObjectFlags.nonExtensible | ObjectFlags.isPrototype)))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t4)
+        let inline = masm.branch32(.below, R.t3, R.t4)
+        masm.move(R.t3, R.t5)
+        masm.sub64(R.t4, R.t5)
+        masm.load32(R.t0, Int32(ObjectLayout.outOfLineCapacity), R.t4)
+        misses.append(masm.branch32(.aboveOrEqual, R.t5, R.t4))
+        masm.linkHere(inline)
+        masm.store64(R.t1, R.t0, Int32(ObjectLayout.shape))
+        let store = masm.jump()
+        masm.linkHere(plain)
+        masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
+        misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
+        masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
+        masm.linkHere(store)
+        slotAddress()
+        load(value, R.t1)
+        masm.store64(R.t1, R.t0, 0)
+        return misses
+    }
+
+    // MARK: - Equality and truth
+
+    /// `< <= > >= == != === !==` as a boolean: int32s, then numbers as doubles for the
+    /// relational ones and what the bits decide for the equalities; else the stub.
+    mutating func comparison(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
+        load(op.a, R.t0)
+        load(op.b, R.t1)
+        var whenTrue: [Jump] = [], whenFalse: [Jump] = [], misses: [Jump] = []
+        let aNotInt = branchNotInt32(R.t0)
+        let bNotInt = branchNotInt32(R.t1)
+        let cond: RelationalCondition
+        switch opcode {
+        case .lt: cond = .lessThan
+        case .le: cond = .lessThanOrEqual
+        case .gt: cond = .greaterThan
+        case .ge: cond = .greaterThanOrEqual
+        case .eq, .strictEq: cond = .equal
+        default: cond = .notEqual
+        }
+        whenTrue.append(masm.branch32(cond, R.t0, R.t1))
+        whenFalse.append(masm.jump())
+        masm.linkHere(aNotInt)
+        masm.linkHere(bNotInt)
+        switch opcode {
+        case .lt, .le, .gt, .ge:
+            misses.append(unboxNumber(R.t0, Self.f0))
+            misses.append(unboxNumber(R.t1, Self.f1))
+            let d: DoubleCondition = opcode == .lt ? .lessThan : opcode == .le ? .lessThanOrEqual
+                : opcode == .gt ? .greaterThan : .greaterThanOrEqual
+            whenTrue += masm.branchDouble(d, Self.f0, Self.f1)
+            whenFalse.append(masm.jump())
+        default:
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            if opcode == .eq || opcode == .ne {
+                looseEquality(equal: &equal, notEqual: &notEqual)
+            } else {
+                strictEquality(equal: &equal, notEqual: &notEqual)
+            }
+            misses.append(masm.jump())
+            let positive = opcode == .eq || opcode == .strictEq
+            whenTrue += positive ? equal : notEqual
+            whenFalse += positive ? notEqual : equal
+        }
+        for j in whenTrue { masm.linkHere(j) }
+        storeConstant(Value.true.bits, op.dst)
+        let done = masm.jump()
+        for j in whenFalse { masm.linkHere(j) }
+        storeConstant(Value.false.bits, op.dst)
+        masm.linkHere(done)
+        slowPaths.append((misses, pc, next))
+    }
+
+    /// Loose equality of t0 and t1 where it needs no conversion: equal bits (not a double),
+    /// null and undefined (equal to each other, to nothing else), two different objects.
+    /// Falls through when the stub must decide. Clobbers t2 and t3.
+    func looseEquality(equal: inout [Jump], notEqual: inout [Jump]) {
+        let different = masm.branch64(.notEqual, R.t0, R.t1)
+        equal.append(masm.branch64(.aboveOrEqual, R.t0, R.numberTag))
+        equal.append(masm.branchTest64(.zero, R.t0, R.numberTag))
+        let undecided = masm.jump()
+        masm.linkHere(different)
+        // Nullish: bits & ~undefinedTag == null.
+        masm.move(R.t0, R.t2)
+        masm.and64(imm: ~Int32(Value.undefinedTag), R.t2)
+        masm.move(R.t1, R.t3)
+        masm.and64(imm: ~Int32(Value.undefinedTag), R.t3)
+        let aNotNullish = masm.branch64(.notEqual, R.t2, imm: Int32(Value.null.bits))
+        // a nullish: equal iff b is nullish too.
+        equal.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
+        notEqual.append(masm.jump())
+        masm.linkHere(aNotNullish)
+        notEqual.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
+        // Two objects (cells of kinds past the shape) with different bits.
+        var stub: [Jump] = []
+        for r in [R.t0, R.t1] {
+            masm.move(imm: Value.notCellMask, R.t2)
+            stub.append(masm.branchTest64(.nonZero, r, R.t2))
+            stub.append(masm.branch64(.equal, r, imm: 0))
+            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.shape.rawValue)))
+        }
+        notEqual.append(masm.jump())
+        masm.linkHere(undecided)
+        for j in stub { masm.linkHere(j) }
+    }
+
+    /// Strict equality of t0 and t1 decided inline where the bits decide it: equal bits
+    /// and not a double (NaN), or different bits and neither a number nor a string. Jumps
+    /// to `equal`/`notEqual`; falls through when the stub must decide.
+    func strictEquality(equal: inout [Jump], notEqual: inout [Jump]) {
+        let different = masm.branch64(.notEqual, R.t0, R.t1)
+        // Same bits: equal unless a double (NaN !== NaN).
+        equal.append(masm.branch64(.aboveOrEqual, R.t0, R.numberTag))
+        equal.append(masm.branchTest64(.zero, R.t0, R.numberTag))
+        let undecided = masm.jump()
+        masm.linkHere(different)
+        // Different bits: a number may equal the other (int32 1 and a double 1.0) and
+        // strings compare by contents; anything else differs.
+        var stub: [Jump] = []
+        stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
+        stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
+        for r in [R.t0, R.t1] {
+            masm.move(imm: Value.notCellMask, R.t2)
+            let notCell = masm.branchTest64(.nonZero, r, R.t2)
+            let empty = masm.branch64(.equal, r, imm: 0)
+            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.rope.rawValue)))
+            masm.linkHere(notCell)
+            masm.linkHere(empty)
+        }
+        notEqual.append(masm.jump())
+        masm.linkHere(undecided)
+        for j in stub { masm.linkHere(j) }
+    }
+
+    /// ToBoolean of t0 decided inline for booleans, int32s, null, undefined and objects;
+    /// falls through for doubles, strings and other cells.
+    func truth(true whenTrue: inout [Jump], false whenFalse: inout [Jump]) {
+        whenTrue.append(masm.branch64(.equal, R.t0, imm: Int32(Value.true.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.false.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.undefined.bits)))
+        whenFalse.append(masm.branch64(.equal, R.t0, imm: Int32(Value.null.bits)))
+        let notInt = branchNotInt32(R.t0)
+        whenTrue.append(masm.branch32(.notEqual, R.t0, imm: 0))
+        whenFalse.append(masm.jump())
+        masm.linkHere(notInt)
+        masm.move(imm: Value.notCellMask, R.t1)
+        let notCell = masm.branchTest64(.nonZero, R.t0, R.t1)
+        let empty = masm.branch64(.equal, R.t0, imm: 0)
+        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        // Objects (kinds past the shape) are true; strings, ropes, symbols undecided here.
+        whenTrue.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.shape.rawValue)))
+        masm.linkHere(notCell)
+        masm.linkHere(empty)
+    }
+
+    static func jumpCondition(_ opcode: Opcode) -> RelationalCondition {
+        switch opcode {
+        case .jumpIfLess, .jumpIfLessImm: return .lessThan
+        case .jumpIfNotLess, .jumpIfNotLessImm: return .greaterThanOrEqual
+        case .jumpIfLessEq, .jumpIfLessEqImm: return .lessThanOrEqual
+        case .jumpIfNotLessEq, .jumpIfNotLessEqImm: return .greaterThan
+        case .jumpIfGreater, .jumpIfGreaterImm: return .greaterThan
+        case .jumpIfNotGreater, .jumpIfNotGreaterImm: return .lessThanOrEqual
+        case .jumpIfGreaterEq, .jumpIfGreaterEqImm: return .greaterThanOrEqual
+        case .jumpIfNotGreaterEq, .jumpIfNotGreaterEqImm: return .lessThan
+        case .jumpIfStrictEq, .jumpIfStrictEqImm: return .equal
+        default: return .notEqual
+        }
+    }
+}

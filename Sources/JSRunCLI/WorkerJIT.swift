@@ -1,0 +1,25 @@
+import JSJIT
+import JSRuntime
+import Lockdown
+
+/// The locked worker's baseline JIT: made after lockdown over the executable region (the
+/// only pages the policy lets become executable), and only when the process really is
+/// locked (`prctl(PR_GET_SECCOMP)`). Everywhere else — `--no-lockdown`, a test's own
+/// runtime — `shared` is nil and the engine interprets.
+enum WorkerJIT {
+    nonisolated(unsafe) static var shared: BaselineJIT?
+    nonisolated(unsafe) static var whyNot = "not in a locked worker"
+
+    static func install(region: ExecutableRegion) {
+        (shared, whyNot) = BaselineJIT.forLockedProcess(pool: region.pool, capacity: Int(region.span))
+    }
+
+    /// Applies a request's JIT options to the runtime.
+    static func configure(_ rt: Runtime, mode: JITMode, printCode: Bool) {
+        rt.setJIT(shared, mode: mode)
+        shared?.printCode = printCode
+    }
+
+    static func mode(_ wire: UInt8) -> JITMode { wire == 1 ? .off : wire == 2 ? .eager : .on }
+    static func wire(_ mode: JITMode) -> UInt8 { mode == .off ? 1 : mode == .eager ? 2 : 0 }
+}

@@ -1,0 +1,71 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import Lockdown
+import JSRunCLI
+
+/// W^X while JIT code runs: /proc/<worker>/maps sampled during a JIT-heavy script shows no
+/// writable and executable mapping, executable anonymous pages exist (the JIT ran), and all
+/// of them lie in one executable region (2 x 64 MiB, aligned to its size).
+@Suite struct JITMappingTests {
+    static let script = """
+        function point(x, y) { return { x: x, y: y } }
+        function step(p, i) { return point(p.x + i * 0.5, p.y - i) }
+        var p = point(0, 0), t = 0;
+        for (;;) {
+            for (var i = 0; i < 1000; i++) { p = step(p, i); t = (t + (i | 0)) | 0 }
+            new Function('a', 'return a + ' + (t & 1023))(t);   // new code keeps being compiled
+        }
+        """
+
+    @Test func noWritableExecutableMappingWhileJITCodeRuns() throws {
+        let w = try makeWorker {
+            $0.timeout = 3
+            $0.jitMode = .eager
+        }
+        defer { w.close() }
+        try w.submit(Self.script)
+        var samples: [ProcessInspection] = []
+        for _ in 0..<10 {
+            usleep(150_000)
+            if let i = ProcessInspection.inspect(pid: w.pid) { samples.append(i) }
+        }
+        #expect(throws: LockedWorker.Failure.timedOut) { try w.awaitResult() }
+        #expect(samples.count >= 5)
+        var executable: [(UInt64, UInt64)] = []
+        for i in samples {
+            #expect(i.seccompMode == 2)
+            #expect(i.writableExecutableMappings.isEmpty, "\(i.writableExecutableMappings)")
+            for line in i.anonymousExecutableMappings {
+                let range = line.split(separator: " ")[0].split(separator: "-")
+                executable.append((UInt64(range[0], radix: 16)!, UInt64(range[1], radix: 16)!))
+            }
+        }
+        #expect(!executable.isEmpty, "no JIT code was ever mapped executable")
+        let regionSize: UInt64 = 2 * ExecutableRegion.defaultSpan
+        let windows = Set(executable.map { $0.0 & ~(regionSize - 1) })
+        #expect(windows.count == 1, "executable pages in several windows: \(executable)")
+        if let w = windows.first {
+            #expect(executable.allSatisfy { $0.1 <= w + ExecutableRegion.defaultSpan },
+                    "executable pages outside the pool: \(executable)")
+        }
+    }
+
+    @Test func jitModesGiveTheSameResults() throws {
+        let program = """
+            function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }
+            var o = { a: 1.5, b: [1, 2, 3] }, s = 0;
+            for (var i = 0; i < 20000; i++) { s += o.a * i + o.b[i % 3]; if (i === 7) o.c = 'x' }
+            [fib(20), s, o.c, typeof o.d, 1 / 0, -0 === 0, Object.is(-0, 0 * -1)].join(' ')
+            """
+        var results: [String?] = []
+        for mode in [JITMode.off, .on, .eager] {
+            let w = try makeWorker { $0.jitMode = mode }
+            defer { w.close() }
+            results.append(try w.evaluate(program).value)
+        }
+        #expect(results[0] != nil)
+        #expect(results[0] == results[1] && results[1] == results[2], "\(results)")
+    }
+}
