@@ -17,9 +17,10 @@ B=.build/release/sable-contentblock
 echo "== compile the Safari lists"
 for list in easylist easyprivacy easybase; do
     echo "-- $list.json"
-    /usr/bin/time -f "   wall %e s, max RSS %M kB" $B compile "$DATA/safari-json/$list.json" -o "$OUT/$list.bin"
+    /usr/bin/time -f "   wall %e s, CPU %U s user + %S s system, max RSS %M kB" $B compile "$DATA/safari-json/$list.json" -o "$OUT/$list.bin"
 done
 
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "== match requests.tsv against easybase (network decisions, one per request)"
 /usr/bin/time -f "   (whole process: max RSS %M kB)" $B match "$OUT/easybase.bin" < "$DATA/requests.tsv"
 
@@ -44,10 +45,8 @@ with open(out + "/nested.json", "w") as f:
 PY
 for case in malformed 100mb too-many long-filter nested; do
     printf -- "-- %-12s %6s MB: " "$case" "$(( $(stat -c %s "$OUT/$case.json") / 1048576 ))"
-    start=$(date +%s.%N)
-    $B compile "$OUT/$case.json" -o "$OUT/$case.bin" 2>&1 | head -1 | tr -d '\n' || true
-    end=$(date +%s.%N)
-    printf "  (%.3f s)\n" "$(echo "$end - $start" | bc)"
+    /usr/bin/time -q -f "  (wall %e s, CPU %U s)" -o "$OUT/time.txt" $B compile "$OUT/$case.json" -o "$OUT/$case.bin" 2>&1 | head -1 | tr -d '\n' || true
+    cat "$OUT/time.txt"
 done
 
 echo "== adblock-rust (EasyList + EasyPrivacy, ABP format) on the same requests"

@@ -38,6 +38,14 @@ public final class CompiledRuleList: @unchecked Sendable {
     let frameDFAs: [UInt32]
     /// The if-domain / unless-domain table (word offset, 0 when none).
     let domainTable: Int
+    /// The host index (`HostIndex`): the literal table (0 when none), the DFAs of the tails,
+    /// each rule's tail (tail id + 1, 0 for none).
+    let hostTable: Int
+    let tailDFAs: [UInt32]
+    /// Anchored filters after `^[htpsw]+://([a-z0-9-]+\.)?`, walked from where that ends.
+    let hostDFAs: [UInt32]
+    let ruleTails: UnsafePointer<UInt32>?
+    let tailCount: Int
     /// Rules that match every URL, by what they matter to.
     let universalNetwork: [UInt32]
     let universalCSS: [UInt32]
@@ -142,6 +150,33 @@ public final class CompiledRuleList: @unchecked Sendable {
         if domains != 0 {
             guard DomainConditionTable.validate(w, at: domains, ruleCount: ruleCount) else { throw .damaged("malformed domain table") }
         }
+        p += 1
+        // The host index: its tails' DFAs (their ids are tail ids), the table, each rule's tail.
+        let tailCount = Int(w[12])
+        guard p < w.count, p + 1 + Int(w[p]) <= w.count else { throw .damaged("directory out of range") }
+        var tails: [UInt32] = []
+        for i in 0..<Int(w[p]) {
+            let o = Int(w[p + 1 + i])
+            guard o >= ContentRuleListCompiler.headerWords, o + 2 <= w.count, o + Int(w[o + 1]) <= w.count,
+                  DFABytecode.validate(UnsafeBufferPointer(start: base + o, count: Int(w[o + 1])), ruleCount: tailCount) else {
+                throw .damaged("malformed DFA")
+            }
+            tails.append(UInt32(o))
+        }
+        p += 1 + Int(w[p])
+        // DFAs of the anchored filters after the host prefix (ids are rule ids).
+        guard p < w.count, p + 1 + Int(w[p]) <= w.count else { throw .damaged("directory out of range") }
+        var hostDFAs: [UInt32] = []
+        for i in 0..<Int(w[p]) { try dfa(at: w[p + 1 + i]); hostDFAs.append(w[p + 1 + i]) }
+        let hosts = Int(w[10])
+        var ruleTails: UnsafePointer<UInt32>? = nil
+        if hosts != 0 {
+            guard DomainConditionTable.validate(w, at: hosts, ruleCount: ruleCount) else { throw .damaged("malformed host table") }
+            let o = Int(w[11])
+            guard o >= ContentRuleListCompiler.headerWords, o + ruleCount <= w.count else { throw .damaged("section out of range") }
+            for r in 0..<ruleCount where Int(w[o + r]) > tailCount { throw .damaged("tail out of range") }
+            ruleTails = base + o
+        }
         var network: [UInt32] = [], css: [UInt32] = []
         var firstIgnore = UInt32.max
         for l in 0..<locationCount {
@@ -160,6 +195,11 @@ public final class CompiledRuleList: @unchecked Sendable {
         let sheet = w[9] != 0 ? try string(at: w[9]) : nil
         urlDFAs = urlList; topDFAs = topList; frameDFAs = frameList
         domainTable = domains
+        tailDFAs = tails
+        self.hostDFAs = hostDFAs
+        hostTable = hosts
+        self.ruleTails = ruleTails
+        self.tailCount = tailCount
         firstIgnorePreviousLocation = firstIgnore
         universalNetwork = network
         universalCSS = css
@@ -172,6 +212,7 @@ public final class CompiledRuleList: @unchecked Sendable {
     @inline(__always) func flags(ofRule r: Int) -> UInt32 { rules[4 * r + 1] }
     @inline(__always) func verifier(ofRule r: Int) -> UInt32 { rules[4 * r + 2] }
     @inline(__always) func info(ofRule r: Int) -> UInt32 { rules[4 * r + 3] }
+    @inline(__always) func tail(ofRule r: Int) -> UInt32 { ruleTails?[r] ?? 0 }
     @inline(__always) func kind(atLocation l: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: actions[2 * Int(l)]) }
 
     func payload(atLocation l: UInt32) -> String {

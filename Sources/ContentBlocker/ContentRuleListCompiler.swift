@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 3
+    public static let formatVersion: UInt32 = 6
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
@@ -140,45 +140,66 @@ public enum ContentRuleListCompiler {
 
     /// DFAs for a set of patterns: patterns that start anywhere and patterns anchored at the
     /// start go to separate NFAs; a group whose DFA would be too large is split.
-    static func buildDFAs(_ patterns: [PatternEntry], flagsOf: (UInt32) -> UInt32) -> [[UInt32]]? {
+    /// With `startAnywhere`, the patterns that start anywhere lose their leading `.*` and
+    /// make a DFA that is walked from each position a start filter admits
+    /// (`DFABytecode.runAnywhere`); without, they share the root's loop (one walk).
+    static func buildDFAs(_ patterns: [PatternEntry], startAnywhere: Bool = false, flagsOf: (UInt32) -> UInt32) -> [[UInt32]]? {
         var out: [[UInt32]] = []
-        for unanchored in [false, true] {
-            let group = patterns.filter { $0.unanchored == unanchored }
+        // (unanchored, walked from each admitted position)
+        let kinds: [(Bool, Bool)] = startAnywhere ? [(false, false), (true, true), (true, false)] : [(false, false), (true, false)]
+        for (unanchored, anywhere) in kinds {
+            let group = patterns.filter {
+                $0.unanchored == unanchored && (!unanchored || !startAnywhere || isWalkedFromEachPosition($0.terms) == anywhere)
+            }
             if group.isEmpty { continue }
+            let startAnywhere = anywhere
             // Groups bounded by NFA size first, as WebKit does (maxNFASize).
             var chunk: [PatternEntry] = []
             var size = 0
             for p in group {
                 if size + p.size > 600_000 && !chunk.isEmpty {
-                    guard build(chunk, unanchored: unanchored, flagsOf: flagsOf, into: &out) else { return nil }
+                    guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }
                 chunk.append(p); size += p.size
             }
-            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, flagsOf: flagsOf, into: &out) else { return nil } }
+            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out) else { return nil } }
         }
         return out
     }
 
     /// Builds the DFAs of a group, splitting it while its DFA is too large; false when a
     /// single filter's DFA is (the list then fails with JSONInvalidRegex).
-    static func build(_ group: [PatternEntry], unanchored: Bool, flagsOf: (UInt32) -> UInt32, into out: inout [[UInt32]]) -> Bool {
-        var nfa = NFA(unanchored: unanchored)
-        for p in group { nfa.addPattern(p.terms, id: p.id) }
+    static func build(_ group: [PatternEntry], unanchored: Bool, startAnywhere: Bool, flagsOf: (UInt32) -> UInt32, into out: inout [[UInt32]]) -> Bool {
+        let anywhere = unanchored && startAnywhere
+        var nfa = NFA(unanchored: unanchored && !anywhere)
+        for p in group { nfa.addPattern(anywhere ? p.terms.dropFirst() : p.terms, id: p.id) }
         let t0 = CompileLog.now()
         if let dfa = NFAToDFA.convert(nfa, maximumStates: group.count == 1 ? 1 << 20 : maximumDFAStates,
                                       maximumWork: group.count == 1 ? singleFilterWork : 40_000_000) {
             let t1 = CompileLog.now()
             let minimized = dfa.stateCount <= minimizeLimit ? DFAMinimizer.minimize(dfa) : dfa
             let t2 = CompileLog.now()
-            out.append(DFABytecode.encode(minimized, flagsOf: flagsOf))
+            out.append(DFABytecode.encode(minimized, startsAnywhere: anywhere, flagsOf: flagsOf))
             CompileLog.log("group \(group.count) patterns (\(unanchored ? "unanchored" : "anchored")), NFA \(nfa.nodeCount) nodes -> DFA \(dfa.stateCount) states, \(dfa.classCount) classes (\(t1 - t0) s) -> minimized \(minimized.stateCount) (\(t2 - t1) s) -> \(out.last?.count ?? 0) words (\(CompileLog.now() - t2) s)")
             return true
         }
         guard group.count > 1 else { return false }
         CompileLog.log("group \(group.count) patterns: DFA too large after \(CompileLog.now() - t0) s, split")
-        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, flagsOf: flagsOf, into: &out)
-            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, flagsOf: flagsOf, into: &out)
+        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out)
+            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out)
+    }
+
+    /// Whether a filter that starts anywhere goes to a DFA walked from each position the start
+    /// filter admits: short and without loops, so that a walk is as long as the filter at most.
+    /// Others (`a+b`, a 100,000-character filter) share the root's loop and are walked once.
+    static func isWalkedFromEachPosition(_ terms: ArraySlice<Term>) -> Bool {
+        func loopFree(_ t: Term) -> Bool {
+            if t.quantifier == .zeroOrMore || t.quantifier == .oneOrMore { return false }
+            if case .group(let inner) = t.kind { return inner.allSatisfy(loopFree) }
+            return true
+        }
+        return terms.reduce(0) { $0 + $1.size } <= 256 && terms.dropFirst().allSatisfy(loopFree)
     }
 
     /// Where a filter with an inner ".*" is cut: the index of that ".*" among the terms, when
@@ -194,6 +215,39 @@ public enum ContentRuleListCompiler {
             i += 1
         }
         return nil
+    }
+
+    /// What goes into the combined DFA for a filter that is cut: of the pieces between its
+    /// cuts (`a.*b.*c`: a, b, c), the one with the most literal characters, as a filter that
+    /// starts anywhere (or, for the first piece of an anchored filter, anchored). Every match
+    /// of the filter contains each piece, so the rule is a candidate whenever it can match;
+    /// the most literal piece makes it a candidate least often (`://.*\.justthegays\.com/`
+    /// is confirmed for the few URLs with `.justthegays.com/`, not for every URL with "://").
+    static func confirmationTrigger(_ terms: [Term], firstCut: Int) -> ArraySlice<Term> {
+        let start = terms.first == .dotStar ? 1 : 0
+        func isCut(_ t: Term) -> Bool { t == .dotStar || (start == 1 && isBroadLoop(t)) }
+        func score(_ piece: ArraySlice<Term>) -> Int {
+            piece.reduce(0) { n, t in
+                guard t.quantifier == .one || t.quantifier == .oneOrMore, case .characterSet(let lo, let hi) = t.kind else { return n }
+                return lo.nonzeroBitCount + hi.nonzeroBitCount <= 2 ? n + 1 : n
+            }
+        }
+        var best = terms[start..<firstCut]
+        // The first piece of an anchored filter is mostly scheme and host, which many requests
+        // share (www.google., cloudfront.net): a later piece is preferred unless much shorter.
+        var bestScore = score(best) - (start == 0 ? 8 : 0)
+        var i = firstCut + 1
+        while i <= terms.count {
+            var j = i
+            while j < terms.count && !isCut(terms[j]) { j += 1 }
+            let piece = terms[i..<j]
+            let sc = score(piece)
+            if sc > bestScore && piece.contains(where: { $0.matchesAtLeastOneCharacter })
+                && isWalkedFromEachPosition(ArraySlice([Term.dotStar] + piece)) { best = piece; bestScore = sc }
+            i = j + 1
+        }
+        if best.startIndex == start && start == 0 { return terms[..<firstCut] }
+        return ArraySlice([Term.dotStar] + best)
     }
 
     /// A repetition over many characters (`[^/]*`, `[a-z0-9-]+`, or a group holding one):
@@ -232,6 +286,11 @@ public enum ContentRuleListCompiler {
         var verifiers: [Int: [UInt32]] = [:]
         var parsedConditions: [String: URLFilterParser.Pattern?] = [:]
         var domainEntries: [[UInt8]: [UInt32]] = [:]
+        // Host filters (HostIndex): literal -> rules, each rule's tail.
+        var hostEntries: [[UInt8]: [UInt32]] = [:]
+        var tailIDs: [[Term]: UInt32] = [:]
+        var tailPatterns: [PatternEntry] = []
+        var ruleTails = [UInt32](repeating: 0, count: rules.count)
 
         for (index, rule) in rules.enumerated() {
             let id = UInt32(index)
@@ -241,10 +300,21 @@ public enum ContentRuleListCompiler {
             case .ok:
                 guard let pattern else { return .failure(.JSONInvalidRegex) }
                 let terms = pattern.terms
-                if let cut = verificationCut(terms) {
-                    let prefix = terms[..<cut]
-                    urlPatterns.append(PatternEntry(terms: prefix, id: id, unanchored: prefix.first == .dotStar,
-                                                    size: prefix.reduce(0) { $0 + $1.size }))
+                if !CompileLog.plain, !rule.trigger.urlFilterIsCaseSensitive, verificationCut(terms) == nil,
+                   let (literal, tail) = HostIndex.split(terms) {
+                    let key = Array(tail)
+                    let tailID: UInt32
+                    if let t = tailIDs[key] { tailID = t } else {
+                        tailID = UInt32(tailIDs.count)
+                        tailIDs[key] = tailID
+                        tailPatterns.append(PatternEntry(terms: tail, id: tailID, unanchored: false, size: tail.reduce(0) { $0 + $1.size }))
+                    }
+                    hostEntries[literal, default: []].append(id)
+                    ruleTails[index] = tailID + 1
+                } else if let cut = verificationCut(terms) {
+                    let trigger = CompileLog.plain ? terms[..<cut] : confirmationTrigger(terms, firstCut: cut)
+                    urlPatterns.append(PatternEntry(terms: trigger, id: id, unanchored: trigger.first == .dotStar,
+                                                    size: trigger.reduce(0) { $0 + $1.size }))
                     var nfa = NFA(unanchored: terms.first == .dotStar)
                     nfa.addPattern(terms[...], id: id)
                     guard let dfa = NFAToDFA.convert(nfa, maximumStates: 1 << 20, maximumWork: singleFilterWork) else { return .failure(.JSONInvalidRegex) }
@@ -312,6 +382,21 @@ public enum ContentRuleListCompiler {
             globalStyleSheet = selectors.joined(separator: ",") + "{display:none !important;}"
         }
 
+        // Anchored patterns that begin with the host prefix (`^[htpsw]+://([a-z0-9-]+\.)?`, not
+        // taken by the host index): the rest after the prefix goes to DFAs walked from the two
+        // places the prefix can end (HostIndex), instead of through the host in a product DFA.
+        var hostPatterns: [PatternEntry] = []
+        let hostPrefix = HostIndex.prefix
+        if !CompileLog.plain && !hostPrefix.isEmpty {
+            urlPatterns.removeAll { p in
+                guard !p.unanchored, p.terms.count > hostPrefix.count,
+                      p.terms.prefix(hostPrefix.count).elementsEqual(hostPrefix) else { return false }
+                let rest = p.terms.dropFirst(hostPrefix.count)
+                hostPatterns.append(PatternEntry(terms: rest, id: p.id, unanchored: false, size: rest.reduce(0) { $0 + $1.size }))
+                return true
+            }
+        }
+
         // Next to each rule id, the url DFAs keep its flags, with two bits of our own: a
         // css-display-none rule, and a condition that holds for every URL.
         let urlFlags: (UInt32) -> UInt32 = { id in
@@ -319,8 +404,10 @@ public enum ContentRuleListCompiler {
             return rules[i].trigger.flags | (info[i] & infoCSS != 0 ? dfaFlagCSS : 0)
                 | (info[i] & infoConditionMatchesEverything != 0 ? dfaFlagConditionEverything : 0)
         }
-        guard let urlDFAs = buildDFAs(urlPatterns, flagsOf: urlFlags), let topDFAs = buildDFAs(topPatterns, flagsOf: { _ in 0 }),
-              let frameDFAs = buildDFAs(framePatterns, flagsOf: { _ in 0 }) else { return .failure(.JSONInvalidRegex) }
+        guard let urlDFAs = buildDFAs(urlPatterns, startAnywhere: !CompileLog.plain, flagsOf: urlFlags), let topDFAs = buildDFAs(topPatterns, flagsOf: { _ in 0 }),
+              let frameDFAs = buildDFAs(framePatterns, flagsOf: { _ in 0 }),
+              let tailDFAs = buildDFAs(tailPatterns, flagsOf: { _ in 0 }),
+              let hostDFAs = buildDFAs(hostPatterns, flagsOf: urlFlags) else { return .failure(.JSONInvalidRegex) }
 
         // MARK: Serialization
         var w = WordWriter()
@@ -369,6 +456,20 @@ public enum ContentRuleListCompiler {
         w.words.append(contentsOf: actionWords)
         let domainTable = DomainConditionTable.build(domainEntries, into: &w.words)
         directory.append(domainTable)
+        directory.append(UInt32(tailDFAs.count))
+        for code in tailDFAs { directory.append(addDFA(code)) }
+        directory.append(UInt32(hostDFAs.count))
+        for code in hostDFAs { directory.append(addDFA(code)) }
+        // Each literal's rules sorted by tail (the matcher looks each tail up once), then id.
+        for key in Array(hostEntries.keys) {
+            hostEntries[key]?.sort { (ruleTails[Int($0)], $0) < (ruleTails[Int($1)], $1) }
+        }
+        let hostTable = DomainConditionTable.build(hostEntries, into: &w.words)
+        var ruleTailsOffset: UInt32 = 0
+        if hostTable != 0 {
+            ruleTailsOffset = UInt32(w.words.count)
+            w.words.append(contentsOf: ruleTails)
+        }
         let directoryOffset = UInt32(w.words.count)
         w.words.append(contentsOf: directory)
 
@@ -381,6 +482,9 @@ public enum ContentRuleListCompiler {
         w.words[7] = actionsOffset
         w.words[8] = directoryOffset
         w.words[9] = sheetOffset
+        w.words[10] = hostTable
+        w.words[11] = ruleTailsOffset
+        w.words[12] = UInt32(tailIDs.count)
         w.words[3] = w.words.withUnsafeBufferPointer { checksum($0) }
         var bytes = [UInt8](repeating: 0, count: w.words.count * 4)
         bytes.withUnsafeMutableBytes { raw in
@@ -412,6 +516,9 @@ import Glibc
 /// Compile-phase timings on standard error when SABLE_CONTENTBLOCK_VERBOSE is set.
 enum CompileLog {
     static let enabled = getenv("SABLE_CONTENTBLOCK_VERBOSE") != nil
+    /// SABLE_CONTENTBLOCK_PLAIN: no host index, no DFAs walked from each position (every
+    /// filter in the combined DFAs, as WebKit does): a reference to compare decisions with.
+    static let plain = getenv("SABLE_CONTENTBLOCK_PLAIN") != nil
     static func now() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)

@@ -3,9 +3,15 @@
 ///
 ///     word 0: number of states   word 1: number of words   word 2: number of byte classes
 ///     words 3-34: the class of each byte 0...127 (one byte each)
+///     word 35: bit 31 = starts anywhere (see below); bits 0-30 = word offset of its
+///              start filter, 0 for none
+///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
+///              state on the way has actions, `dead` when the walk dies), so that a walk from
+///              the start of a web URL skips its scheme
 ///     then each state, in breadth-first order from the root:
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
-///               bit 10 = has a fallback state
+///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
+///               back to this state: the interpreter jumps to the end marker)
 ///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
 ///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
@@ -17,10 +23,27 @@
 /// a state of a combined automaton of many filters lists only the few bytes where it differs;
 /// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
 /// word offsets of states inside the DFA.
+///
+/// A DFA that *starts anywhere* holds filters that may begin at any position of the URL (a
+/// url-filter without `^`) without the leading `.*` loop: a prefix tree, walked from each
+/// position where a match can begin (`runAnywhere`). Instead of one walk over every byte of
+/// the URL through an Aho–Corasick automaton (a dependent memory load per byte, most of them
+/// cache misses on a large list), the *start filter* — three bit sets over byte classes: U
+/// (a match of one byte begins with this class), B (a match of two bytes, or a live path of
+/// two), T (a live path of three) — rejects most positions with a few loads from 24 KB that
+/// stay in the first-level cache; on easybase about 8 of 95 positions are walked, a few
+/// states each. After the bits, a hash table maps each live 3-gram of classes to the state it
+/// leads to (`capacity`, then pairs `3-gram + 1, state`), so a walk starts 3 bytes in: three
+/// dependent loads of states fewer per walk.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
-    static let headerWords = 35
+    static let headerWords = 38
+    static let startsAnywhere: UInt32 = 1 << 31
     static let denseThreshold = 10
+    /// The first states in breadth-first order (the shallow ones, where a walk over a URL
+    /// spends most of its steps) are dense while their rows fit in this many words: one load
+    /// a byte, no range search, no fallback hop.
+    static let denseBudgetWords = 1 << 18
 
     static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
         var out: [(UInt8, UInt8, Int32)] = []
@@ -39,7 +62,7 @@ enum DFABytecode {
 
     /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
     /// matcher can refuse most candidates without touching the rule table).
-    static func encode(_ dfa: DFA, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
+    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
         func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
@@ -83,7 +106,9 @@ enum DFABytecode {
                     }
                 }
             }
-            if shape.ranges.count > denseThreshold { shape = Shape(dense: true, fallback: nil, ranges: []) }
+            if shape.ranges.count > denseThreshold || (position[s] < denseBudgetWords / c && shape.ranges.count > 1) {
+                shape = Shape(dense: true, fallback: nil, ranges: [])
+            }
             shapes[s] = shape
             offsets[s] = cursor
             cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
@@ -104,13 +129,28 @@ enum DFABytecode {
             for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
             code.append(word)
         }
+        code.append(0)  // word 35, set below
+        // Words 36 and 37: the scheme walked ahead of time.
+        for scheme in ["http://", "https://"] {
+            var state = 0
+            var word: UInt32 = 0
+            for (k, byte) in scheme.utf8.enumerated() {
+                if !dfa.actions[state].isEmpty { word = 0; state = -1; break }
+                let t = Int(dfa.transitions[state * c + Int(dfa.classOf[Int(byte)])])
+                if t < 0 { word = dead; state = -1; break }
+                state = t
+                if k == scheme.utf8.count - 1 { word = offsets[state] }
+            }
+            code.append(word)
+        }
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
         for s in order {
             let shape = shapes[s]
             let hasActions = !dfa.actions[s].isEmpty
+            let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
             code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
-                        | (shape.fallback != nil ? 0x400 : 0))
+                        | (shape.fallback != nil ? 0x400 : 0) | (sink ? 0x800 : 0))
             if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
             if shape.dense {
                 for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
@@ -123,8 +163,67 @@ enum DFABytecode {
             }
         }
         code.append(contentsOf: lists)
+        code[35] = 0
+        if anywhere {
+            code[35] = startsAnywhere
+            // A start state that accepts (a filter matching the empty string) would need every
+            // position: no filter then.
+            if dfa.actions[0].isEmpty {
+                code[35] |= UInt32(code.count)
+                let (bits, grams) = startFilter(dfa)
+                code.append(contentsOf: bits)
+                var capacity = 16
+                while capacity < 2 * grams.count { capacity <<= 1 }
+                var slots = [UInt32](repeating: 0, count: 2 * capacity)
+                for (gram, state) in grams {
+                    var slot = jumpSlot(UInt32(gram), capacity)
+                    while slots[2 * slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+                    slots[2 * slot] = UInt32(gram + 1)
+                    slots[2 * slot + 1] = offsets[state]
+                }
+                code.append(UInt32(capacity))
+                code.append(contentsOf: slots)
+            }
+        }
         code[1] = UInt32(code.count)
         return code
+    }
+
+    /// The start filter's words for a DFA of `c` classes: bit k0 (U), c + k0*c + k1 (B),
+    /// c + c*c + (k0*c + k1)*c + k2 (T).
+    static func startBitWords(_ c: Int) -> Int { (c + c * c + c * c * c + 31) / 32 }
+    /// The bits, then a byte per pair of classes: bit 0 = U or B (walk from the start), bit
+    /// 1 = some live T (look at the third class).
+    static func startFilterWords(_ c: Int) -> Int { startBitWords(c) + (c * c + 3) / 4 }
+
+    @inline(__always) static func jumpSlot(_ gram: UInt32, _ capacity: Int) -> Int {
+        Int((gram &* 2_654_435_761) >> 11) & (capacity - 1)
+    }
+
+    /// The start filter's bits, and each live 3-gram of classes with the state it leads to.
+    static func startFilter(_ dfa: DFA) -> ([UInt32], [(Int, Int)]) {
+        let c = dfa.classCount
+        var grams: [(Int, Int)] = []
+        var bits = [UInt32](repeating: 0, count: startFilterWords(c))
+        func set(_ i: Int) { bits[i >> 5] |= 1 << UInt32(i & 31) }
+        func setPair(_ pair: Int, _ flag: UInt32) { bits[startBitWords(c) + pair / 4] |= flag << (8 * UInt32(pair % 4)) }
+        for k0 in 0..<c {
+            let s1 = Int(dfa.transitions[k0])
+            if s1 < 0 { continue }
+            if !dfa.actions[s1].isEmpty { set(k0) }
+            for k1 in 0..<c {
+                if !dfa.actions[s1].isEmpty { setPair(k0 * c + k1, 1) }
+                let s2 = Int(dfa.transitions[s1 * c + k1])
+                if s2 < 0 { continue }
+                if !dfa.actions[s2].isEmpty { set(c + k0 * c + k1); setPair(k0 * c + k1, 1) }
+                for k2 in 0..<c where dfa.transitions[s2 * c + k2] >= 0 {
+                    setPair(k0 * c + k1, 2)
+                    set(c + c * c + (k0 * c + k1) * c + k2)
+                    grams.append(((k0 * c + k1) * c + k2, Int(dfa.transitions[s2 * c + k2])))
+                }
+            }
+        }
+        return (bits, grams)
     }
 
     /// Checks that a DFA read from a file is well formed: every target, fallback and list
@@ -135,7 +234,18 @@ enum DFABytecode {
         let n = Int(code[0])
         let classes = Int(code[2])
         guard n >= 1, classes >= 1, classes <= 128 else { return false }
-        for w in 3..<headerWords {
+        let filter = Int(code[35] & ~startsAnywhere)
+        var jump = 0
+        if filter != 0 {
+            jump = filter + startFilterWords(classes)
+            guard filter >= headerWords, jump < code.count else { return false }
+            let capacity = Int(code[jump])
+            guard capacity > 0, capacity & (capacity - 1) == 0, jump + 1 + 2 * capacity <= code.count else { return false }
+        }
+        for w in [36, 37] where code[w] != 0 && code[w] != dead {
+            guard Int(code[w]) >= headerWords, Int(code[w]) < code.count else { return false }
+        }
+        for w in 3..<35 {
             for i in 0..<4 where Int((code[w] >> (8 * UInt32(i))) & 0xFF) >= classes { return false }
         }
         var isStart = [Bool](repeating: false, count: code.count)
@@ -144,11 +254,19 @@ enum DFABytecode {
             guard p < code.count else { return false }
             isStart[p] = true
             let h = code[p]
-            guard h >> 11 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
+            guard h >> 12 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
             p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
         let listStart = p
+        for w in [36, 37] where code[w] != 0 && code[w] != dead { guard isStart[Int(code[w])] else { return false } }
+        if jump != 0 {
+            guard jump >= listStart else { return false }
+            for k in 0..<Int(code[jump]) where code[jump + 1 + 2 * k] != 0 {
+                let t = Int(code[jump + 2 + 2 * k])
+                guard t < code.count, isStart[t] else { return false }
+            }
+        }
         p = headerWords
         for _ in 0..<n {
             let state = p
@@ -181,40 +299,44 @@ enum DFABytecode {
 
     /// Runs the DFA over `url` then the end marker (NUL), calling `found` with the rule ids
     /// (and their stored flags) of every accepting state reached.
+    /// With `from`, the walk begins at that position of the URL.
     @inline(__always)
-    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
-        var s = headerWords
-        var i = 0
+    static func run(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int = 0,
+                    state: Int = headerWords, _ found: (UInt32, UInt32) -> Void) {
+        var s = state
+        var i = start
         let count = url.count
         while true {
             let h = code[s]
             if h & 0x200 != 0 {
-                let l = Int(code[s + 1])
+                let l = Int(code[s &+ 1])
                 let n = Int(code[l])
-                for k in 0..<n { found(code[l + 1 + 2 * k], code[l + 2 + 2 * k]) }
+                for k in 0..<n { found(code[l &+ 1 &+ 2 &* k], code[l &+ 2 &+ 2 &* k]) }
             }
             if i > count { return }
+            // A sink keeps the walk where it is until the end marker: skip there.
+            if h & 0x800 != 0 { i = count }
             let b = i < count ? UInt32(url[i]) : 0
-            i += 1
+            i &+= 1
             if b >= 128 { return }
             var t = s
             var header = h
             var next = dead
             while true {
-                var p = t + 1 + Int((header >> 9) & 1)
+                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 if header & 0x100 != 0 {
                     let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
-                    next = code[p + Int(klass)]
+                    next = code[p &+ Int(klass)]
                     break
                 }
                 var fallback = dead
-                if header & 0x400 != 0 { fallback = code[p]; p += 1 }
-                let end = p + 2 * Int(header & 0xFF)
+                if header & 0x400 != 0 { fallback = code[p]; p &+= 1 }
+                let end = p &+ 2 &* Int(header & 0xFF)
                 var found = false
                 while p < end {
                     let range = code[p]
-                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p + 1]; found = true; break }
-                    p += 2
+                    if b >= range & 0xFF && b <= (range >> 8) & 0xFF { next = code[p &+ 1]; found = true; break }
+                    p &+= 2
                 }
                 if found || fallback == dead { break }
                 t = Int(fallback)
@@ -223,5 +345,75 @@ enum DFABytecode {
             if next == dead { return }
             s = Int(next)
         }
+    }
+
+    /// Runs a DFA over a URL: once from the start, or, for a DFA that starts anywhere, from
+    /// every position its start filter admits (the end marker included).
+    @inline(__always)
+    static func runAnywhere(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+        let mode = code[35]
+        if mode & startsAnywhere == 0 { runFromStart(code, url, found); return }
+        let n = url.count
+        let filter = Int(mode & ~startsAnywhere)
+        if filter == 0 {
+            for i in 0...n { run(code, url, from: i, found) }
+            return
+        }
+        let c = Int(code[2])
+        let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
+        let bits = code + filter
+        let end = classes[0]
+        @inline(__always) func test(_ i: Int) -> Bool { bits[i >> 5] & (1 << UInt32(i & 31)) != 0 }
+        let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
+        let jump = bits + startFilterWords(c)
+        let capacity = Int(jump[0])
+        let tOffset = c + c * c
+        // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
+        // end marker's class past the end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 3) { ks in
+            for i in 0..<n {
+                let b = url[i]
+                ks[i] = b < 128 ? classes[Int(b)] : 0xFF
+            }
+            ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
+            for i in 0...n {
+                let k0 = ks[i]
+                if k0 == 0xFF { continue }
+                let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
+                if k1 != 0xFF && k2 != 0xFF {
+                    let pair = Int(k0) &* c &+ Int(k1)
+                    let flags = pairs[pair]
+                    if flags == 0 { continue }
+                    if flags & 1 == 0 {
+                        let gram = pair &* c &+ Int(k2)
+                        if !test(tOffset &+ gram) { continue }
+                        if i + 2 < n {
+                            // Three bytes of the URL lead to a state that the table gives.
+                            var slot = jumpSlot(UInt32(gram), capacity)
+                            while jump[1 + 2 * slot] != UInt32(gram + 1) { slot = (slot + 1) & (capacity - 1) }
+                            run(code, url, from: i + 3, state: Int(jump[2 + 2 * slot]), found)
+                            continue
+                        }
+                    }
+                }
+                run(code, url, from: i, found)
+            }
+        }
+    }
+
+    /// `run` from the start, the scheme of an http(s) URL skipped by the walk made ahead of time.
+    @inline(__always)
+    static func runFromStart(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, _ found: (UInt32, UInt32) -> Void) {
+        let n = url.count
+        if n >= 7, url[0] == 0x68, url[1] == 0x74, url[2] == 0x74, url[3] == 0x70 {
+            let secure = url[4] == 0x73
+            let length = secure ? 8 : 7
+            if n >= length, url[length - 3] == 0x3A, url[length - 2] == 0x2F, url[length - 1] == 0x2F {
+                let state = code[secure ? 37 : 36]
+                if state == dead { return }
+                if state != 0 { run(code, url, from: length, state: Int(state), found); return }
+            }
+        }
+        run(code, url, found)
     }
 }

@@ -76,27 +76,13 @@ enum DomainConditionTable {
 
     /// Calls `found` with the rules whose domain condition matches `url`.
     static func match(_ words: UnsafeBufferPointer<UInt32>, table: Int, url original: UnsafeBufferPointer<UInt8>,
-                      scratch: inout [UInt8], _ found: (UInt32) -> Void) {
-        guard let base = words.baseAddress else { return }
-        let capacity = Int(words[table])
-        func lookup(_ key: [UInt8]) {
-            key.withUnsafeBufferPointer { k in
-                var slot = Int(hash(k) & UInt64(capacity - 1))
-                while true {
-                    let keyOffset = Int(words[table + 1 + 2 * slot])
-                    if keyOffset == 0 { return }
-                    let length = Int(words[keyOffset])
-                    if length == k.count {
-                        let stored = UnsafeRawPointer(base + keyOffset + 1).assumingMemoryBound(to: UInt8.self)
-                        if memcmpEqual(stored, k.baseAddress, length) {
-                            let l = Int(words[table + 2 + 2 * slot])
-                            for j in 1...Int(words[l]) { found(words[l + j]) }
-                            return
-                        }
-                    }
-                    slot = (slot + 1) & (capacity - 1)
-                }
-            }
+                      scratch: inout [UInt8], key keyScratch: inout [UInt8], _ found: (UInt32) -> Void) {
+        func lookup(_ domain: ArraySlice<UInt8>, star: Bool, caseSensitive: Bool) {
+            keyScratch.removeAll(keepingCapacity: true)
+            keyScratch.append(caseSensitive ? UInt8(ascii: "C") : UInt8(ascii: "I"))
+            keyScratch.append(star ? UInt8(ascii: "*") : UInt8(ascii: "="))
+            keyScratch.append(contentsOf: domain)
+            keyScratch.withUnsafeBufferPointer { DomainConditionTable.lookup(words, table: table, key: $0, found) }
         }
         for caseSensitive in [false, true] {
             scratch.removeAll(keepingCapacity: true)
@@ -128,8 +114,8 @@ enum DomainConditionTable {
                     while e < n && t[e] != UInt8(ascii: ":") && t[e] != UInt8(ascii: "/") { e += 1 }
                     guard e < n else { return }
                     let domain = t[r..<e]
-                    lookup(key(domain, star: true, caseSensitive: caseSensitive))
-                    if exactToo { lookup(key(domain, star: false, caseSensitive: caseSensitive)) }
+                    lookup(domain, star: true, caseSensitive: caseSensitive)
+                    if exactToo { lookup(domain, star: false, caseSensitive: caseSensitive) }
                 }
                 candidate(q, exactToo: true)
                 var k = q
@@ -138,6 +124,49 @@ enum DomainConditionTable {
                     k += 1
                 }
             }
+        }
+    }
+
+    /// The word offset of the list stored under the lowercased bytes of `key` (count, then
+    /// the rule ids), 0 when none.
+    @inline(__always)
+    static func find(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing key: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = words.baseAddress else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
+        let capacity = Int(words[table])
+        var slot = Int(h & UInt64(capacity - 1))
+        while true {
+            let keyOffset = Int(words[table + 1 + 2 * slot])
+            if keyOffset == 0 { return 0 }
+            if Int(words[keyOffset]) == key.count {
+                let stored = UnsafeRawPointer(base + keyOffset + 1).assumingMemoryBound(to: UInt8.self)
+                var same = true
+                for i in 0..<key.count where stored[i] != RequestURL.lower(key[i]) { same = false; break }
+                if same { return Int(words[table + 2 + 2 * slot]) }
+            }
+            slot = (slot + 1) & (capacity - 1)
+        }
+    }
+
+    /// Calls `found` with the rules stored under `key`.
+    static func lookup(_ words: UnsafeBufferPointer<UInt32>, table: Int, key k: UnsafeBufferPointer<UInt8>, _ found: (UInt32) -> Void) {
+        guard let base = words.baseAddress else { return }
+        let capacity = Int(words[table])
+        var slot = Int(hash(k) & UInt64(capacity - 1))
+        while true {
+            let keyOffset = Int(words[table + 1 + 2 * slot])
+            if keyOffset == 0 { return }
+            let length = Int(words[keyOffset])
+            if length == k.count {
+                let stored = UnsafeRawPointer(base + keyOffset + 1).assumingMemoryBound(to: UInt8.self)
+                if memcmpEqual(stored, k.baseAddress, length) {
+                    let l = Int(words[table + 2 + 2 * slot])
+                    for j in 1...Int(words[l]) { found(words[l + j]) }
+                    return
+                }
+            }
+            slot = (slot + 1) & (capacity - 1)
         }
     }
 

@@ -41,10 +41,9 @@ public enum RedirectAction: Sendable, Equatable {
             return target
         case .transform(let transform):
             return transform.apply(to: url).string
-        case .regexSubstitution:
-            // Needs capture groups of the url-filter; WebKit evaluates it with a JS regular
-            // expression. Not applied here (see DESIGN-NOTES.md).
-            return nil
+        case .regexSubstitution(let substitution, let regex):
+            // The url-filter as a JavaScript regular expression over the URL (`SubstitutionRegex`).
+            return SubstitutionRegex.substitute(substitution, regex: regex, in: url.string)
         }
     }
 }

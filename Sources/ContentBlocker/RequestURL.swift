@@ -90,6 +90,11 @@ public struct RequestURL: Sendable, Equatable {
             }
             host = asciiLowercased(String(decoding: hostBytes, as: UTF8.self))
             if host.isEmpty && special && scheme != "file" { return nil }
+            // WHATWG: a special URL's host that ends in a number is an IPv4 address.
+            if special, RequestURL.endsInANumber(Array(host.utf8)) {
+                guard let address = RequestURL.parseIPv4(Array(host.utf8)) else { return nil }
+                host = address
+            }
             hasAuthority = true
             if path.isEmpty && special { path = "/" }
         } else {
@@ -126,5 +131,158 @@ public struct RequestURL: Sendable, Equatable {
         if let query { s += "?" + query }
         if let fragment { s += "#" + fragment }
         return s
+    }
+
+    // MARK: - IPv4 hosts (WHATWG URL, "ends in a number" and the IPv4 parser)
+
+    static func labels(_ host: [UInt8]) -> [ArraySlice<UInt8>] {
+        var parts = host.split(separator: 0x2E, omittingEmptySubsequences: false)
+        if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        return parts
+    }
+
+    static func endsInANumber(_ host: [UInt8]) -> Bool {
+        guard let last = labels(host).last, !last.isEmpty else { return false }
+        if last.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        return ipv4Number(last) != nil
+    }
+
+    /// A part: decimal, octal after "0", hexadecimal after "0x"; nil when it is not a number.
+    static func ipv4Number(_ part: ArraySlice<UInt8>) -> UInt64? {
+        var digits = part
+        var radix: UInt64 = 10
+        if digits.count >= 2, digits.first == 0x30, digits.dropFirst().first.map({ $0 | 0x20 }) == 0x78 {
+            digits = digits.dropFirst(2); radix = 16
+        } else if digits.count >= 2, digits.first == 0x30 {
+            digits = digits.dropFirst(); radix = 8
+        }
+        var value: UInt64 = 0
+        for c in digits {
+            let d: UInt64
+            switch c {
+            case 0x30...0x39: d = UInt64(c - 0x30)
+            case 0x61...0x66, 0x41...0x46: d = UInt64((c | 0x20) - 0x61 + 10)
+            default: return nil
+            }
+            guard d < radix else { return nil }
+            value = value * radix + d
+            if value > 0xFFFF_FFFF_FF { return nil }
+        }
+        return value
+    }
+
+    /// The dotted-decimal address, or nil (an invalid URL).
+    static func parseIPv4(_ host: [UInt8]) -> String? {
+        let parts = labels(host)
+        guard !parts.isEmpty, parts.count <= 4 else { return nil }
+        var numbers: [UInt64] = []
+        for p in parts {
+            guard !p.isEmpty, let n = ipv4Number(p) else { return nil }
+            numbers.append(n)
+        }
+        for n in numbers.dropLast() where n > 255 { return nil }
+        guard numbers.last! < (UInt64(1) << (8 * UInt64(5 - numbers.count))) else { return nil }
+        var address = numbers.last!
+        for (i, n) in numbers.dropLast().enumerated() { address += n << (8 * UInt64(3 - i)) }
+        return "\(address >> 24).\((address >> 16) & 255).\((address >> 8) & 255).\(address & 255)"
+    }
+
+    // MARK: - Canonical bytes without a String
+
+    /// Where a canonicalized URL was written: its length, the host's range, and whether it is
+    /// a data: URL (which WebKit decides nothing for).
+    public struct Canonical: Sendable {
+        public var length: Int
+        public var hostStart: Int
+        public var hostEnd: Int
+        public var isData: Bool
+    }
+
+    /// 1 for the bytes the fast path leaves to `RequestURL` (controls, space, non-ASCII, `"`,
+    /// `<`, `>`, backquote, backslash).
+    static let needsEncoding: [UInt8] = (0..<256).map { c in
+        c <= 0x20 || c >= 0x7F || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60 || c == 0x5C ? 1 : 0
+    }
+
+    /// The byte a host character of the fast path becomes (letters lowercased, digits, "-",
+    /// ".", "_"), 0 for any other byte.
+    static let hostByte: [UInt8] = (0..<256).map { (c: Int) -> UInt8 in
+        let b = UInt8(c)
+        let l = b | 0x20
+        if l >= 0x61 && l <= 0x7A { return l }
+        return (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E || b == 0x5F ? b : 0
+    }
+
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// Writes `string`'s bytes for the common URL that is already canonical but for the case of
+    /// its scheme and host: http(s) or ws(s), exactly "//", a host of letters, digits, "-",
+    /// "." and "_", no user info, no port, printable ASCII that needs no percent-encoding.
+    /// Nil for anything else (then `canonicalizeSlowly`), so the two agree byte for byte.
+    @inline(__always)
+    public static func canonicalize(_ s: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Canonical? {
+        let n = s.count
+        guard n + 1 <= out.count, n >= 6 else { return nil }
+        // The scheme: http, https, ws or wss, in any case.
+        var i = 0
+        while i < 6 && i < n && s[i] != 0x3A { out[i] = lower(s[i]); i += 1 }
+        guard i < n, s[i] == 0x3A else { return nil }
+        switch i {
+        case 2: guard out[0] == 0x77, out[1] == 0x73 else { return nil }  // ws
+        case 3: guard out[0] == 0x77, out[1] == 0x73, out[2] == 0x73 else { return nil }  // wss
+        case 4: guard out[0] == 0x68, out[1] == 0x74, out[2] == 0x74, out[3] == 0x70 else { return nil }  // http
+        case 5: guard out[0] == 0x68, out[1] == 0x74, out[2] == 0x74, out[3] == 0x70, out[4] == 0x73 else { return nil }
+        default: return nil
+        }
+        guard i + 3 < n, s[i + 1] == 0x2F, s[i + 2] == 0x2F, s[i + 3] != 0x2F, s[i + 3] != 0x5C else { return nil }
+        out[i] = 0x3A; out[i + 1] = 0x2F; out[i + 2] = 0x2F
+        let hostStart = i + 3
+        var j = hostStart
+        while j < n {
+            let c = s[j]
+            let h = RequestURL.hostByte[Int(c)]
+            if h == 0 {
+                if c == 0x2F || c == 0x3F || c == 0x23 { break }
+                return nil
+            }
+            out[j] = h
+            j &+= 1
+        }
+        let hostEnd = j
+        guard hostEnd > hostStart else { return nil }
+        // A host whose last label begins with a digit may be an IPv4 address: the parser.
+        var last = hostEnd - 1
+        if out[last] == 0x2E && last > hostStart { last -= 1 }
+        while last > hostStart && out[last - 1] != 0x2E { last -= 1 }
+        if out[last] >= 0x30 && out[last] <= 0x39 { return nil }
+        var o = j
+        // An empty path is "/".
+        if j == n || s[j] != 0x2F { out[o] = 0x2F; o += 1 }
+        // The rest as it is, when no byte needs percent-encoding (or is a backslash).
+        let rest = n - j
+        guard o + rest <= out.count else { return nil }
+        var bad: UInt8 = 0
+        s.baseAddress.map { from in
+            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: from + j, byteCount: rest)
+            for k in j..<n { bad |= RequestURL.needsEncoding[Int(from[k])] }
+        }
+        guard bad == 0 else { return nil }
+        return Canonical(length: o + rest, hostStart: hostStart, hostEnd: hostEnd, isData: false)
+    }
+
+    /// Any URL, through the parser: its serialization and host range; nil when it does not
+    /// parse.
+    public static func canonicalizeSlowly(_ text: String) -> (string: String, canonical: Canonical)? {
+        guard let url = RequestURL(text) else { return nil }
+        let string = url.string
+        var hostStart = 0, hostEnd = 0
+        if url.hasAuthority {
+            hostStart = url.scheme.utf8.count + 3
+            if !url.username.isEmpty || !url.password.isEmpty {
+                hostStart += url.username.utf8.count + (url.password.isEmpty ? 0 : 1 + url.password.utf8.count) + 1
+            }
+            hostEnd = hostStart + url.host.utf8.count
+        }
+        return (string, Canonical(length: string.utf8.count, hostStart: hostStart, hostEnd: hostEnd, isData: url.scheme == "data"))
     }
 }

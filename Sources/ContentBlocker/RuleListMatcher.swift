@@ -1,115 +1,162 @@
 /// Decides loads against one compiled rule list (WebKit's `ContentExtensionsBackend::
 /// actionsForResourceLoad` for one list). Keeps per-page caches (the top and frame URL
-/// conditions, as WebKit's `ContentExtension` caches its top-URL actions) and scratch
-/// buffers, so a decision allocates nothing: use one matcher per thread.
+/// conditions, as WebKit's `ContentExtension` caches its top-URL actions; the page's
+/// registrable domain) and scratch buffers allocated once, so a decision allocates nothing:
+/// use one matcher per thread.
+///
+/// Two ways in: `decide(_ load:)` with a `ResourceLoad` (every field WebKit has), and
+/// `decide(url:resourceType:mainDocumentURL:…)`, the networking process's path, which takes
+/// the URLs as text and canonicalizes the request URL into a buffer of its own
+/// (`RequestURL.canonicalize`) without making a `String`.
 public final class RuleListMatcher {
     public let list: CompiledRuleList
-    var seen: [UInt32]
+    let ruleCount: Int
+    /// Per rule: the decision that last considered it (each rule is considered once).
+    let seen: UnsafeMutablePointer<UInt32>
     var stamp: UInt32 = 0
-    var candidates: [UInt32] = []
-    var locations: [UInt32] = []
+    /// The action locations of the rules that matched (at most one per rule).
+    let locations: UnsafeMutablePointer<UInt32>
+    var locationCount = 0
     public private(set) var result: [UInt32] = []
     public private(set) var sawIgnorePreviousRules = false
     /// How many confirmation DFAs have run (a statistic for tools).
     public private(set) var confirmations = 0
     /// How many candidate rules the URL DFAs have produced (a statistic for tools).
-    public var candidateCount: Int { candidatesTotal }
-    var candidatesTotal = 0
+    public private(set) var candidateCount = 0
 
-    // Condition caches.
-    var topBits: [UInt64]
-    var topSet: [UInt32] = []
-    var topURL: String? = nil
-    var frameBits: [UInt64]
+    // Condition caches: bit sets over rules, and the rules set in each.
+    let words: Int
+    let frameBits: UnsafeMutablePointer<UInt64>
+    let ancestorBits: UnsafeMutablePointer<UInt64>
     var frameSet: [UInt32] = []
-    var frameURL: String? = nil
-    var ancestorBits: [UInt64]
     var ancestorSet: [UInt32] = []
-    var applicableNetwork: [UInt32] = []
-    var applicableCSS: [UInt32]? = nil
-    var applicableKey: (String, String)? = nil
+    var frameURL: String? = nil
+    /// The pages seen last (a networking process serves several at once), the current one
+    /// first: their canonical URL, registrable domain, top-URL conditions and universal rules.
+    var pages: [PageState] = []
+    var page: PageState
+    var clock: UInt64 = 0
+    static let pageCacheSize = 8
     var scratch: [UInt8] = []
+    var keyScratch: [UInt8] = []
+    var tailHits: [UInt32] = []
+    /// Registrable domains of the hosts of pages seen (the Public Suffix List's answer).
+    var domains: [String: [UInt8]] = [:]
+
+    // The text path: the request URL's canonical bytes, and the page last seen.
+    var urlBuffer: UnsafeMutablePointer<UInt8>
+    var urlCapacity: Int
 
     public init(_ list: CompiledRuleList) {
         self.list = list
-        seen = [UInt32](repeating: 0, count: list.ruleCount)
-        let words = (list.ruleCount + 63) / 64
-        topBits = [UInt64](repeating: 0, count: words)
-        frameBits = [UInt64](repeating: 0, count: words)
-        ancestorBits = [UInt64](repeating: 0, count: words)
-        candidates.reserveCapacity(256)
-        locations.reserveCapacity(256)
+        ruleCount = list.ruleCount
+        seen = .allocate(capacity: max(ruleCount, 1))
+        seen.initialize(repeating: 0, count: max(ruleCount, 1))
+        locations = .allocate(capacity: max(ruleCount, 1))
+        words = (ruleCount + 63) / 64 + 1
+        page = PageState(words: words)
+        pages = [page]
+        frameBits = .allocate(capacity: words)
+        frameBits.initialize(repeating: 0, count: words)
+        ancestorBits = .allocate(capacity: words)
+        ancestorBits.initialize(repeating: 0, count: words)
+        urlCapacity = 2048
+        urlBuffer = .allocate(capacity: urlCapacity)
         result.reserveCapacity(64)
     }
 
-    @inline(__always) static func test(_ bits: [UInt64], _ r: UInt32) -> Bool {
+    deinit {
+        seen.deallocate()
+        locations.deallocate()
+        frameBits.deallocate()
+        ancestorBits.deallocate()
+        urlBuffer.deallocate()
+    }
+
+    @inline(__always) static func test(_ bits: UnsafeMutablePointer<UInt64>, _ r: UInt32) -> Bool {
         bits[Int(r >> 6)] & (1 << UInt64(r & 63)) != 0
     }
 
-    static func fill(_ bits: inout [UInt64], _ set: inout [UInt32], dfas: [UInt32], list: CompiledRuleList, urls: [String]) {
+    @inline(__always) static func insert(_ bits: UnsafeMutablePointer<UInt64>, _ set: inout [UInt32], _ r: UInt32) {
+        if bits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
+            bits[Int(r >> 6)] |= 1 << UInt64(r & 63)
+            set.append(r)
+        }
+    }
+
+    static func clear(_ bits: UnsafeMutablePointer<UInt64>, _ set: inout [UInt32]) {
         for r in set { bits[Int(r >> 6)] &= ~(1 << UInt64(r & 63)) }
         set.removeAll(keepingCapacity: true)
+    }
+
+    static func fill(_ bits: UnsafeMutablePointer<UInt64>, _ set: inout [UInt32], dfas: [UInt32], list: CompiledRuleList, urls: [String]) {
         for url in urls {
-            for d in dfas {
-                let code = list.dfa(d)
-                url.utf8.withContiguousStorageIfAvailable { bytes in
-                    DFABytecode.run(code, bytes) { r, _ in
-                        if bits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
-                            bits[Int(r >> 6)] |= 1 << UInt64(r & 63)
-                            set.append(r)
-                        }
-                    }
-                } ?? {
-                    var copy = url
-                    copy.withUTF8 { bytes in
-                        DFABytecode.run(code, bytes) { r, _ in
-                            if bits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
-                                bits[Int(r >> 6)] |= 1 << UInt64(r & 63)
-                                set.append(r)
-                            }
-                        }
-                    }
-                }()
+            var copy = url
+            copy.withUTF8 { bytes in
+                for d in dfas {
+                    DFABytecode.runAnywhere(list.dfa(d), bytes) { r, _ in insert(bits, &set, r) }
+                }
             }
         }
     }
 
-    func prepareConditions(_ load: ResourceLoad) {
-        if topURL != load.mainDocumentURLString {
-            RuleListMatcher.fill(&topBits, &topSet, dfas: list.topDFAs, list: list, urls: [load.mainDocumentURLString])
+    func prepareConditions(top: String, frame: String) {
+        selectPage(url: top)
+        if !page.conditionsReady {
+            let bits = page.topBits
+            var set = page.topSet
+            page.topSet = []  // the set's buffer unshared, so it is reused in place
+            RuleListMatcher.clear(bits, &set)
+            RuleListMatcher.fill(bits, &set, dfas: list.topDFAs, list: list, urls: [top])
             if list.domainTable != 0 {
-                var url = load.mainDocumentURLString
+                var url = top
                 url.withUTF8 { bytes in
-                    DomainConditionTable.match(list.words, table: list.domainTable, url: bytes, scratch: &scratch) { r in
-                        if topBits[Int(r >> 6)] & (1 << UInt64(r & 63)) == 0 {
-                            topBits[Int(r >> 6)] |= 1 << UInt64(r & 63)
-                            topSet.append(r)
-                        }
-                    }
+                    DomainConditionTable.match(list.words, table: list.domainTable, url: bytes, scratch: &scratch,
+                                               key: &keyScratch) { r in RuleListMatcher.insert(bits, &set, r) }
                 }
             }
-            topURL = load.mainDocumentURLString
+            page.topSet = set
+            page.conditionsReady = true
         }
-        if frameURL != load.frameURLString {
+        if frameURL != frame {
+            RuleListMatcher.clear(frameBits, &frameSet)
             if !list.frameDFAs.isEmpty {
-                RuleListMatcher.fill(&frameBits, &frameSet, dfas: list.frameDFAs, list: list, urls: [load.frameURLString])
+                RuleListMatcher.fill(frameBits, &frameSet, dfas: list.frameDFAs, list: list, urls: [frame])
             }
-            frameURL = load.frameURLString
+            frameURL = frame
         }
+    }
+
+    /// Makes the page of this top URL the current one: from the cache, or in place of the
+    /// page used least recently.
+    func selectPage(url top: String) {
+        clock &+= 1
+        if page.url != top {
+            if let p = pages.first(where: { $0.url == top }) { page = p } else {
+                if pages.count < RuleListMatcher.pageCacheSize {
+                    page = PageState(words: words)
+                    pages.append(page)
+                } else {
+                    page = pages.min { $0.lastUse < $1.lastUse }!
+                }
+                page.reset(url: top)
+            }
+        }
+        page.lastUse = clock
     }
 
     /// Whether a rule's condition holds for the load (top and frame URLs prepared).
-    @inline(__always) func conditionHolds(_ r: UInt32, _ condition: UInt32, _ load: ResourceLoad) -> Bool {
+    @inline(__always) func conditionHolds(_ r: UInt32, _ condition: UInt32, ancestors: [String]) -> Bool {
         let everything = list.info(ofRule: Int(r)) & ContentRuleListCompiler.infoConditionMatchesEverything != 0
         switch condition {
-        case ResourceFlags.ifTopURL: return everything || RuleListMatcher.test(topBits, r)
-        case ResourceFlags.unlessTopURL: return !(everything || RuleListMatcher.test(topBits, r))
+        case ResourceFlags.ifTopURL: return everything || RuleListMatcher.test(page.topBits, r)
+        case ResourceFlags.unlessTopURL: return !(everything || RuleListMatcher.test(page.topBits, r))
         case ResourceFlags.ifFrameURL: return everything || RuleListMatcher.test(frameBits, r)
         case ResourceFlags.unlessFrameURL: return !(everything || RuleListMatcher.test(frameBits, r))
         case ResourceFlags.ifAncestorSubframeURL:
-            if everything { return !load.ancestorFrameURLStrings.isEmpty }
-            if ancestorSet.isEmpty && !load.ancestorFrameURLStrings.isEmpty {
-                RuleListMatcher.fill(&ancestorBits, &ancestorSet, dfas: list.frameDFAs, list: list, urls: load.ancestorFrameURLStrings)
+            if everything { return !ancestors.isEmpty }
+            if ancestorSet.isEmpty && !ancestors.isEmpty {
+                RuleListMatcher.fill(ancestorBits, &ancestorSet, dfas: list.frameDFAs, list: list, urls: ancestors)
             }
             return RuleListMatcher.test(ancestorBits, r)
         default: return true
@@ -117,67 +164,119 @@ public final class RuleListMatcher {
     }
 
     /// The universal rules whose condition (top or frame URL) holds for this page and frame.
-    func prepareUniversal(_ load: ResourceLoad, css: Bool) {
-        let key = (load.mainDocumentURLString, load.frameURLString)
-        if applicableKey.map({ $0 != key }) ?? true {
-            applicableKey = key
-            applicableCSS = nil
-            applicableNetwork = RuleListMatcher.select(list.universalNetwork, self, load)
+    func prepareUniversal(top: String, frame: String, css: Bool) {
+        if page.universalFrame != frame {
+            page.universalFrame = frame
+            page.applicableCSS = nil
+            page.applicableNetwork = select(list.universalNetwork)
         }
-        if css && applicableCSS == nil { applicableCSS = RuleListMatcher.select(list.universalCSS, self, load) }
+        if css && page.applicableCSS == nil { page.applicableCSS = select(list.universalCSS) }
     }
 
-    static func select(_ rules: [UInt32], _ m: RuleListMatcher, _ load: ResourceLoad) -> [UInt32] {
+    func select(_ rules: [UInt32]) -> [UInt32] {
         var out: [UInt32] = []
         for r in rules {
-            let c = m.list.flags(ofRule: Int(r)) & ResourceFlags.actionConditionMask
+            let c = list.flags(ofRule: Int(r)) & ResourceFlags.actionConditionMask
             // Ancestor conditions depend on the request: kept, checked per load.
-            if c == 0 || c == ResourceFlags.ifAncestorSubframeURL || m.conditionHolds(r, c, load) { out.append(r) }
+            if c == 0 || c == ResourceFlags.ifAncestorSubframeURL || conditionHolds(r, c, ancestors: []) { out.append(r) }
         }
         return out
     }
 
-    @inline(__always) func consider(_ r: UInt32, _ load: ResourceLoad, networkOnly: Bool, urlBytes: UnsafeBufferPointer<UInt8>) {
+    /// A rule that passed the checks made from the flags stored in the DFA (or a universal
+    /// rule): the rest of its trigger, then its confirmation DFA.
+    func consider(_ r: UInt32, _ flags: UInt32, networkOnly: Bool, ancestors: [String], url: UnsafeBufferPointer<UInt8>) {
         if seen[Int(r)] == stamp { return }
         seen[Int(r)] = stamp
         let ruleIndex = Int(r)
         if networkOnly && list.info(ofRule: ruleIndex) & ContentRuleListCompiler.infoCSS != 0 { return }
         let f = list.flags(ofRule: ruleIndex)
-        guard ResourceFlags.ruleFlags(f, admit: load.flags) else { return }
+        guard ResourceFlags.ruleFlags(f, admit: flags) else { return }
         let c = f & ResourceFlags.actionConditionMask
-        if c != 0 && !conditionHolds(r, c, load) { return }
+        if c != 0 && !conditionHolds(r, c, ancestors: ancestors) { return }
         let v = list.verifier(ofRule: ruleIndex)
         if v != 0 {
             confirmations &+= 1
             var confirmed = false
-            DFABytecode.run(list.dfa(v), urlBytes) { _, _ in confirmed = true }
+            DFABytecode.runFromStart(list.dfa(v), url) { _, _ in confirmed = true }
             if !confirmed { return }
         }
-        locations.append(list.location(ofRule: ruleIndex))
+        locations[locationCount] = list.location(ofRule: ruleIndex)
+        locationCount += 1
     }
 
     /// Runs the URL DFAs and checks the candidates and the universal rules.
-    @inline(__always) func collect(_ bytes: UnsafeBufferPointer<UInt8>, _ load: ResourceLoad, _ networkOnly: Bool) {
+    func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
         // Most candidates are refused by the flags and the condition stored next to them in
         // the DFA, without a look at the rule table.
-        let requestFlags = load.flags
-        for d in list.urlDFAs {
-            DFABytecode.run(list.dfa(d), bytes) { r, f in
-                if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
-                guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
-                let c = f & ResourceFlags.actionConditionMask
-                if c == ResourceFlags.ifTopURL || c == ResourceFlags.unlessTopURL {
-                    let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(topBits, r)
-                    if matched != (c == ResourceFlags.ifTopURL) { return }
-                }
-                candidates.append(r)
+        let top = page.topBits
+        var count = 0
+        let candidate = { (r: UInt32, f: UInt32) in
+            if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
+            guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
+            let c = f & ResourceFlags.actionConditionMask
+            if c == ResourceFlags.ifTopURL || c == ResourceFlags.unlessTopURL {
+                let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(top, r)
+                if matched != (c == ResourceFlags.ifTopURL) { return }
             }
+            count &+= 1
+            self.consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        candidatesTotal &+= candidates.count
-        for r in candidates { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
-        for r in applicableNetwork { consider(r, load, networkOnly: networkOnly, urlBytes: bytes) }
-        if !networkOnly, let css = applicableCSS {
-            for r in css { consider(r, load, networkOnly: false, urlBytes: bytes) }
+        for d in list.urlDFAs { DFABytecode.runAnywhere(list.dfa(d), url, candidate) }
+        if list.hostTable != 0 || !list.hostDFAs.isEmpty {
+            matchHosts(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly, candidate)
+        }
+        candidateCount &+= count
+        for r in page.applicableNetwork { consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
+        if !networkOnly, let css = page.applicableCSS {
+            for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
+        }
+    }
+
+    /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
+    /// label, looked up; the tails walked from where the literal ends.
+    /// The DFAs of the other filters with that prefix are walked from the same two places.
+    func matchHosts(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool,
+                    _ candidate: (UInt32, UInt32) -> Void) {
+        let n = url.count
+        var i = 0
+        while i < n && HostIndex.isSchemeCharacter(url[i]) { i += 1 }
+        guard i > 0, i + 2 < n, url[i] == 0x3A, url[i + 1] == 0x2F, url[i + 2] == 0x2F else { return }
+        let p0 = i + 3
+        var j = p0
+        while j < n && HostIndex.isLabelCharacter(url[j]) { j += 1 }
+        let p1 = j > p0 && j < n && url[j] == 0x2E ? j + 1 : -1
+        for d in list.hostDFAs {
+            DFABytecode.run(list.dfa(d), url, from: p0, candidate)
+            if p1 >= 0 { DFABytecode.run(list.dfa(d), url, from: p1, candidate) }
+        }
+        guard list.hostTable != 0 else { return }
+        lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
+        if p1 >= 0 { lookUpHost(url, from: p1, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
+    }
+
+    func lookUpHost(_ url: UnsafeBufferPointer<UInt8>, from p: Int, flags: UInt32, ancestors: [String], networkOnly: Bool) {
+        let n = url.count
+        var q = p
+        while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
+        guard q > p else { return }
+        let words = list.words
+        let l = DomainConditionTable.find(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
+        guard l != 0 else { return }
+        // The tails that match from q (a few: the URL's rest decides them).
+        tailHits.removeAll(keepingCapacity: true)
+        for d in list.tailDFAs { DFABytecode.run(list.dfa(d), url, from: q) { t, _ in tailHits.append(t + 1) } }
+        if tailHits.isEmpty { return }
+        // The list is sorted by tail: each tail is looked up once.
+        var lastTail = UInt32.max
+        var hit = false
+        for j in 1...Int(words[l]) {
+            let r = words[l &+ j]
+            let t = list.tail(ofRule: Int(r))
+            if t != lastTail { lastTail = t; hit = tailHits.contains(t) }
+            guard hit else { continue }
+            candidateCount &+= 1
+            consider(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
     }
 
@@ -190,23 +289,101 @@ public final class RuleListMatcher {
         result.removeAll(keepingCapacity: true)
         sawIgnorePreviousRules = false
         if load.isExempt { return }
-        stamp &+= 1
-        if stamp == 0 { for i in seen.indices { seen[i] = 0 }; stamp = 1 }
-        candidates.removeAll(keepingCapacity: true)
-        locations.removeAll(keepingCapacity: true)
-        for r in ancestorSet { ancestorBits[Int(r >> 6)] = 0 }
-        ancestorSet.removeAll(keepingCapacity: true)
-        prepareConditions(load)
-        prepareUniversal(load, css: !networkOnly)
-        if load.urlString.utf8.withContiguousStorageIfAvailable({ collect($0, load, networkOnly) }) == nil {
-            var copy = load.urlString
-            copy.withUTF8 { collect($0, load, networkOnly) }
+        var url = load.urlString
+        url.withUTF8 { bytes in
+            decide(url: bytes, flags: load.flags, top: load.mainDocumentURLString, frame: load.frameURLString,
+                   ancestors: load.ancestorFrameURLStrings, networkOnly: networkOnly)
         }
-        if locations.isEmpty { return }
-        locations.sort()
+    }
+
+    /// Decides a load given as text, as the networking process has it: the request URL, its
+    /// resource type (a `ResourceFlags` resource-type bit), the page's main document URL and
+    /// the frame's URL (the main document's when nil). The URL is canonicalized (scheme and
+    /// host lowercased, …; `RequestURL`) into the matcher's own buffer; the page's canonical
+    /// URL and registrable domain are kept until the page changes. Returns false, deciding
+    /// nothing, for a URL that does not parse.
+    @discardableResult
+    public func decide(url text: String, resourceType: UInt32, mainDocumentURL: String, frameURL: String? = nil,
+                       mainFrameContext: Bool = false, requestMethod: UInt32 = 0, networkOnly: Bool = false) -> Bool {
+        result.removeAll(keepingCapacity: true)
+        sawIgnorePreviousRules = false
+        if page.text != mainDocumentURL { preparePage(mainDocumentURL) }
+        var text = text
+        if text.utf8.count + 8 > urlCapacity {
+            urlBuffer.deallocate()
+            urlCapacity = text.utf8.count * 2 + 8
+            urlBuffer = .allocate(capacity: urlCapacity)
+        }
+        let buffer = UnsafeMutableBufferPointer(start: urlBuffer, count: urlCapacity)
+        var canonical = text.withUTF8 { RequestURL.canonicalize($0, into: buffer) }
+        if canonical == nil {
+            guard let (string, c) = RequestURL.canonicalizeSlowly(text) else { return false }
+            if c.length > urlCapacity {
+                urlBuffer.deallocate()
+                urlCapacity = c.length * 2
+                urlBuffer = .allocate(capacity: urlCapacity)
+            }
+            var s = string
+            s.withUTF8 { UnsafeMutableRawPointer(urlBuffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            canonical = c
+        }
+        guard let c = canonical else { return false }
+        if c.isData { return true }
+        let url = UnsafeBufferPointer(start: urlBuffer, count: c.length)
+        let host = UnsafeBufferPointer(rebasing: url[c.hostStart..<c.hostEnd])
+        let thirdParty = !page.domain.withUnsafeBufferPointer { RegistrableDomain.matches(domain: $0, host: host) }
+        let flags = resourceType
+            | (thirdParty ? ResourceFlags.thirdParty : ResourceFlags.firstParty)
+            | (mainFrameContext ? ResourceFlags.topFrame : ResourceFlags.childFrame)
+            | requestMethod
+        let top = page.url
+        let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
+        decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
+        return true
+    }
+
+    func preparePage(_ text: String) {
+        if let p = pages.first(where: { $0.text == text }) { page = p; return }
+        // The canonical URL and host: by the fast path when it applies.
+        var url = "", host = ""
+        var copy = text
+        let fast: Bool = copy.withUTF8 { bytes in
+            let n = bytes.count + 1
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { out in
+                guard let c = RequestURL.canonicalize(bytes, into: out) else { return false }
+                url = String(decoding: UnsafeBufferPointer(rebasing: out[..<c.length]), as: UTF8.self)
+                host = String(decoding: UnsafeBufferPointer(rebasing: out[c.hostStart..<c.hostEnd]), as: UTF8.self)
+                return true
+            }
+        }
+        if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
+        selectPage(url: url)
+        page.text = text
+        if !page.hasDomain {
+            if let d = domains[host] { page.domain = d } else {
+                let d = Array(RegistrableDomain(host: host).string.utf8)
+                if domains.count >= 1024 { domains.removeAll(keepingCapacity: true) }
+                domains[host] = d
+                page.domain = d
+            }
+            page.hasDomain = true
+        }
+    }
+
+    func decide(url: UnsafeBufferPointer<UInt8>, flags: UInt32, top: String, frame: String, ancestors: [String], networkOnly: Bool) {
+        stamp &+= 1
+        if stamp == 0 { seen.update(repeating: 0, count: max(ruleCount, 1)); stamp = 1 }
+        locationCount = 0
+        if !ancestorSet.isEmpty { RuleListMatcher.clear(ancestorBits, &ancestorSet) }
+        prepareConditions(top: top, frame: frame)
+        prepareUniversal(top: top, frame: frame, css: !networkOnly)
+        collect(url, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
+        if locationCount == 0 { return }
+        var found = UnsafeMutableBufferPointer(start: locations, count: locationCount)
+        found.sort()
         // Add actions in reverse order to properly deal with IgnorePreviousRules.
         var previous = UInt32.max
-        for l in locations.reversed() where l != previous {
+        for l in found.reversed() where l != previous {
             previous = l
             let kind = list.kind(atLocation: l)
             if kind == RuleAction.ignorePreviousRules.kind { sawIgnorePreviousRules = true; break }
@@ -220,5 +397,42 @@ public final class RuleListMatcher {
         var k: UInt32 = 0
         for l in result { k |= 1 << UInt32(list.kind(atLocation: l)) }
         return k
+    }
+}
+
+/// What a matcher keeps for one page (one top URL).
+final class PageState {
+    /// The main document URL as the text path was given it, and canonical.
+    var text: String? = nil
+    var url = ""
+    var domain: [UInt8] = []
+    var hasDomain = false
+    /// The rules whose top-URL condition matches this page's URL.
+    var conditionsReady = false
+    let topBits: UnsafeMutablePointer<UInt64>
+    var topSet: [UInt32] = []
+    /// The universal rules that apply, for a frame URL.
+    var universalFrame: String? = nil
+    var applicableNetwork: [UInt32] = []
+    var applicableCSS: [UInt32]? = nil
+    var lastUse: UInt64 = 0
+
+    init(words: Int) {
+        topBits = .allocate(capacity: words)
+        topBits.initialize(repeating: 0, count: words)
+    }
+
+    deinit { topBits.deallocate() }
+
+    func reset(url: String) {
+        RuleListMatcher.clear(topBits, &topSet)
+        text = nil
+        self.url = url
+        domain = []
+        hasDomain = false
+        conditionsReady = false
+        universalFrame = nil
+        applicableNetwork = []
+        applicableCSS = nil
     }
 }

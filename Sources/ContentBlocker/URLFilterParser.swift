@@ -95,9 +95,20 @@ public enum URLFilterParser {
         var processedEOL = false
         var groupCount = 0
 
+        /// `(?<name>…)` somewhere in the pattern: then `\k<name>` is a named backreference.
+        let hasNamedGroups: Bool
+
         init(bytes: [UInt8], caseSensitive: Bool) {
             self.bytes = bytes
             self.caseSensitive = caseSensitive
+            var named = false
+            var i = 0
+            while i + 3 < bytes.count {
+                if bytes[i] == UInt8(ascii: "("), bytes[i + 1] == UInt8(ascii: "?"), bytes[i + 2] == UInt8(ascii: "<"),
+                   bytes[i + 3] != UInt8(ascii: "="), bytes[i + 3] != UInt8(ascii: "!") { named = true; break }
+                i += 1
+            }
+            hasNamedGroups = named
         }
 
         mutating func fail(_ s: ParseStatus) { if status == .ok { status = s } }
@@ -282,12 +293,23 @@ public enum URLFilterParser {
             case UInt8(ascii: "b"), UInt8(ascii: "B"):
                 fail(.wordBoundary)
                 lastWasAtom = false
-            case UInt8(ascii: "1")...UInt8(ascii: "9"):
-                // A backreference when a group of that number exists; YARR reads it otherwise as
-                // an octal escape or the digit itself.
-                fail(.backReference)
+            case UInt8(ascii: "1")...UInt8(ascii: "7"):
+                // Backreferences are disabled (WebKit's ParsingFailures: "(a)\1" parses as octal
+                // 1): a legacy octal escape of up to three digits.
+                var v = Int(c - 0x30)
+                for _ in 0..<2 {
+                    guard position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x37,
+                          v * 8 + Int(bytes[position] - 0x30) <= 0xFF else { break }
+                    v = v * 8 + Int(bytes[position] - 0x30)
+                    position += 1
+                }
+                if v >= 0x80 { fail(.nonASCII); return }
+                setFloating(characterTerm(UInt8(v)))
+            case UInt8(ascii: "8"), UInt8(ascii: "9"):
+                setFloating(characterTerm(c))  // "\8(a)" is "8(a)"
             case UInt8(ascii: "k"):
-                fail(.backReference)
+                // A named backreference only in a pattern with named groups; otherwise "k".
+                if hasNamedGroups { fail(.backReference) } else { setFloating(characterTerm(c)) }
             default:
                 if let v = escapedCharacter(c) { setFloating(characterTerm(v)) }
             }

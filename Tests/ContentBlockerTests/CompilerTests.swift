@@ -97,3 +97,36 @@ import Testing
         #expect(RequestURL("http://") == nil)
     }
 }
+
+@Suite struct ContentBlockerSetTests {
+    static func file(_ json: String) -> (source: String, compiled: String) {
+        let path = "/tmp/sable-contentblock-set-\(UInt32.random(in: 0...UInt32.max))"
+        _ = ContentRuleListStore.writeFile(path + ".json", Array(json.utf8))
+        return (path + ".json", path + ".bin")
+    }
+
+    @Test func decidesAcrossListsAsTheNetworkingProcessNeeds() throws {
+        let ads = Self.file(#"[{"trigger":{"url-filter":"/ads/"},"action":{"type":"block"}},{"trigger":{"url-filter":"track"},"action":{"type":"block-cookies"}}]"#)
+        let upgrade = Self.file(#"[{"trigger":{"url-filter":".*"},"action":{"type":"make-https"}},{"trigger":{"url-filter":"^http://a\\.com/(.*)\\.js$"},"action":{"type":"redirect","redirect":{"regex-substitution":"https://cdn.com/\\1.min.js"}}}]"#)
+        for f in [ads, upgrade] {
+            guard case .success = ContentRuleListStore.compile(sourcePath: f.source, compiledPath: f.compiled) else { Issue.record("compile"); return }
+        }
+        let set = ContentBlockerSet()
+        guard case .success = set.load(name: "ads", compiledPath: ads.compiled),
+              case .success = set.load(name: "upgrade", compiledPath: upgrade.compiled) else { Issue.record("load"); return }
+        #expect(set.names == ["ads", "upgrade"])
+        let page = "https://site.com/"
+        #expect(set.decide(url: "https://x.com/ads/1.png", resourceType: ResourceFlags.image, mainDocumentURL: page).blocked)
+        let tracked = set.decide(url: "http://x.com/track", resourceType: ResourceFlags.script, mainDocumentURL: page)
+        #expect(!tracked.blocked && tracked.blockCookies && tracked.upgradedURL == "https://x.com/track")
+        let redirected = set.decide(url: "http://a.com/lib.js", resourceType: ResourceFlags.script, mainDocumentURL: page)
+        #expect(redirected.upgradedURL == "https://a.com/lib.js")
+        #expect(redirected.redirectURL == nil)  // the regex runs over the upgraded URL, which no longer matches ^http://
+        #expect(set.decide(url: "not a url", resourceType: ResourceFlags.script, mainDocumentURL: page).invalidURL)
+        // A list that cannot be loaded leaves the set as it was.
+        guard case .failure = set.load(name: "broken", compiledPath: "/nonexistent/list.bin") else { Issue.record("loaded"); return }
+        #expect(set.names == ["ads", "upgrade"])
+        set.remove(name: "upgrade")
+        #expect(set.decide(url: "http://x.com/track", resourceType: ResourceFlags.script, mainDocumentURL: page).upgradedURL == nil)
+    }
+}
