@@ -20,12 +20,16 @@ public enum Probe: String, CaseIterable, Sendable {
     case mremapPool = "mremap-pool"
     case futexShared = "futex-shared", futexRequeue = "futex-requeue"
     case madviseDontFork = "madvise-dontfork", capset
+    /// prctl beyond PR_GET_SECCOMP (here PR_SET_DUMPABLE: make the worker ptrace-able).
+    case prctlOther = "prctl-other"
     // Allowed: must succeed.
     case mmapReadWrite = "mmap-rw", getrandom, clock = "clock_gettime"
     case stdioPrint = "stdio-print"
     /// What the JIT does: write code into the pool (RW), flip it to RX, call it, flip back.
     case jitPool = "jit-pool"
     case mremapGrow = "mremap-grow", madviseDontNeed = "madvise-dontneed", futexPrivate = "futex-private"
+    /// The JIT's check that its process is locked: prctl(PR_GET_SECCOMP) answers 2.
+    case prctlSeccomp = "prctl-seccomp"
     // Crashes: must be reported as the crash they are, not as a forbidden call.
     case abort, trap
 
@@ -48,11 +52,12 @@ public enum Probe: String, CaseIterable, Sendable {
         case .mremapAlias, .mremapFixed, .mremapDontUnmap, .mremapPool: return "mremap"
         case .futexShared, .futexRequeue: return "futex"
         case .madviseDontFork: return "madvise"
+        case .prctlOther: return "prctl"
         case .writeOtherFD: return "write"
         case .readStdin: return "read"
         case .x32, .i386: return "getpid"
         case .mmapReadWrite, .getrandom, .clock, .stdioPrint, .jitPool, .mremapGrow, .madviseDontNeed,
-             .futexPrivate, .abort, .trap: return nil
+             .futexPrivate, .prctlSeccomp, .abort, .trap: return nil
         default: return rawValue
         }
     }
@@ -172,6 +177,10 @@ public enum Probe: String, CaseIterable, Sendable {
             let result = function()
             rc = sys("mprotect", [code, 4096, Int(PROT_READ | PROT_WRITE)])
             return rc != 0 ? rc : (result == 42 ? 0 : -Int(EFAULT))
+        case .prctlOther: return sys("prctl", [4 /* PR_SET_DUMPABLE */, 1])
+        case .prctlSeccomp:
+            let mode = sys("prctl", [Int(LinuxABI.PR_GET_SECCOMP)])
+            return mode == 2 ? 0 : (mode < 0 ? mode : -Int(EINVAL))
         case .mmapReadWrite:
             let page = privatePages(1 << 20)
             return failed(page) ? page : 0
