@@ -58,6 +58,9 @@ public final class Runtime {
     var arrayIteratorNext = Value.undefined
     /// Array.prototype.values (the original @@iterator of arrays).
     var arrayValuesFunction = Value.undefined
+    /// The realm's Function.prototype.call and .apply (value bits; the realm marks them),
+    /// compared by the interpreter's call without touching the realm.
+    var functionCallBits: UInt64 = 0, functionApplyBits: UInt64 = 0
     /// The native function being called (natives with state read their own words).
     public var nativeCallee = Value.undefined
     /// Registered bodies of the promise machinery's native functions.
@@ -71,6 +74,10 @@ public final class Runtime {
     /// Shapes of new closures and their prototype objects (see `closureShape`).
     var closureShapes = WordMap()
     var closureShapeList: [UnsafeMutableRawPointer] = []
+    /// The shape of a new ordinary function (length, name, prototype in slots 0–2; it
+    /// inherits %Function.prototype%, so no own @@hasInstance): `instanceof` and `new` read
+    /// such a function's prototype from slot 2 without a lookup.
+    var plainFunctionShape: UnsafeMutableRawPointer?
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
     /// The atom "name" (every native function defines it).
@@ -83,8 +90,11 @@ public final class Runtime {
         heap = Heap()
         heap.conservativeWordHook = { [unowned self] word, marker in self.markCodeData(atAddress: word, &marker) }
         heap.adjustExternal(atoms.byteSize)
-        heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
-        heap.finalizer = { [unowned self] cell in self.finalize(cell) }
+        heap.owner = self
+        heap.finalizeAlways = Runtime.kindBit(.shape) | Runtime.kindBit(.boundFunction)
+        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope)
+            | Runtime.kindBit(.symbol) | Runtime.kindBit(.shape) | Runtime.kindBit(.environment)
+            | Runtime.kindBit(.accessorPair))
         heap.addRootMarker { [unowned self] marker in
             self.realm?.mark(&marker)
             self.markFrames(&marker)
@@ -317,7 +327,14 @@ public final class Runtime {
 
     /// Extra tracing/finalization for kinds whose words hold Swift-side state (maps, sets, ...).
     var kindTraceHooks = [((JSObject, inout Heap.Marker) -> Void)?](repeating: nil, count: 256)
-    var kindFinalizeHooks = [((JSObject) -> Void)?](repeating: nil, count: 256)
+    var kindFinalizeHooks = [((JSObject) -> Void)?](repeating: nil, count: 256) {
+        didSet {
+            for (k, hook) in kindFinalizeHooks.enumerated() where hook != nil && k < 64 {
+                heap.finalizeAlways |= 1 << UInt64(k)
+            }
+        }
+    }
+    static func kindBit(_ kind: CellKind) -> UInt64 { 1 << UInt64(kind.rawValue) }
 
     /// Installed by the interpreter: calls a function value.
     public var callHook: ((Value, Value, UnsafeBufferPointer<Value>) throws(JSException) -> Value)?

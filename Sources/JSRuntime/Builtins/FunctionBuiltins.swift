@@ -214,6 +214,8 @@ extension Runtime {
             let rest = args.count > 1 ? UnsafeBufferPointer(rebasing: args[1...]) : UnsafeBufferPointer(start: nil, count: 0)
             return try rt.callFunction(this, this: rt.arg(args, 0), rest)
         }
+        functionCallBits = Value(cell: realm.functionCall!.cell).bits
+        functionApplyBits = Value(cell: realm.functionApply!.cell).bits
         try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
             guard rt.isCallable(this) else { throw try rt.typeError("Function.prototype.toString requires that 'this' be a Function") }
             let o = JSObject(this)

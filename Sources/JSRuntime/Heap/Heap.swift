@@ -56,6 +56,12 @@ public struct CellHeader {
     cell.assumingMemoryBound(to: CellHeader.self)
 }
 
+/// Is `cell` past the string and symbol kinds (an object, shape, environment, ...: a
+/// cell with a shape word)? One byte compare (`CellKind.rawValue` is not always inlined).
+@inline(__always) func isPastSymbolKind(_ cell: UnsafeMutableRawPointer) -> Bool {
+    cell.load(as: UInt8.self) > unsafeBitCast(CellKind.symbol, to: UInt8.self)
+}
+
 /// Fatal condition in the heap: out of memory (the interpreter turns it into a JS error).
 public struct OutOfMemory: Error {}
 
@@ -125,13 +131,19 @@ public final class Heap {
 
     /// Functions that mark the runtime's precise roots (register file, realms, handles).
     var rootMarkers: [(inout Marker) -> Void] = []
-    /// Called on each dead cell before its memory is reused (frees out-of-line storage).
-    var finalizer: ((UnsafeMutableRawPointer) -> Void)?
+    /// The runtime whose cells these are: `Runtime.trace` visits the cell pointers and
+    /// values inside a live cell, `Runtime.finalize` frees a dead cell's out-of-line
+    /// storage (when `needsFinalizer` says so). Called per cell, so a direct call: no
+    /// closure context or reference count touched (the runtime owns the heap).
+    unowned(unsafe) var owner: Runtime?
+    /// Kinds (bit `1 << rawValue`) whose dead cells always go to `Runtime.finalize`.
+    var finalizeAlways: UInt64 = 0
+    /// Object kinds whose dead cells go to `Runtime.finalize` when they hold out-of-line slots or
+    /// elements (`ObjectLayout`); most dead objects hold neither, and skip the call.
+    var finalizeIfStorage: UInt64 = 0
     /// Called for each word of the native stack that is not a cell (the runtime marks
     /// code data that native code holds).
     var conservativeWordHook: ((UInt, inout Marker) -> Void)?
-    /// Visits the cell pointers and values inside a live cell.
-    var tracer: ((UnsafeMutableRawPointer, inout Marker) -> Void)?
     /// Called after marking, before sweeping (weak tables drop dead entries).
     var weakProcessors: [() -> Void] = []
 
@@ -400,9 +412,9 @@ public final class Heap {
     }
 
     func drain(_ marker: inout Marker) {
-        guard let tracer else { return }
+        guard let owner else { return }
         while let cell = marker.stack.popLast() {
-            tracer(cell, &marker)
+            owner.trace(cell, &marker)
         }
     }
 
@@ -446,10 +458,19 @@ public final class Heap {
         return max(Heap.keptEmptyBlocks, gcThreshold / Heap.blockSize)
     }
 
+    /// Does the dead `cell` of `kind` need the finalizer?
+    @inline(__always)
+    func needsFinalizer(_ cell: UnsafeMutableRawPointer, _ kind: CellKind) -> Bool {
+        let bit = UInt64(1) << UInt64(unsafeBitCast(kind, to: UInt8.self) & 63)
+        if finalizeAlways & bit != 0 { return true }
+        return finalizeIfStorage & bit != 0
+            && (cell.load(fromByteOffset: ObjectLayout.outOfLineSlots, as: UInt.self)
+                | cell.load(fromByteOffset: ObjectLayout.elements, as: UInt.self)) != 0
+    }
+
     func sweep() {
         var live = 0
-        // One load of the closure, not a retain/release pair per dead cell.
-        let finalizer = self.finalizer
+        unowned(unsafe) let owner = self.owner
         for c in 0..<freeLists.count { freeLists[c] = nil }
         var emptyBlocks = 0
         let keep = emptyBlocksToKeep
@@ -471,7 +492,7 @@ public final class Heap {
                         i -= 1
                         continue
                     }
-                    finalizer?(cell)
+                    if needsFinalizer(cell, h.pointee.kind) { owner?.finalize(cell) }
                     h.pointee = CellHeader(kind: .free, marked: 0, flags: 0, aux: 0)
                 }
                 cell.storeBytes(of: head, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
@@ -505,7 +526,7 @@ public final class Heap {
         }
         for addr in dead {
             let cell = UnsafeMutableRawPointer(bitPattern: addr)!
-            finalizer?(cell)
+            if needsFinalizer(cell, header(cell).pointee.kind) { owner?.finalize(cell) }
             committedBytes -= largeCells.removeValue(forKey: addr)!
             free(cell)
         }

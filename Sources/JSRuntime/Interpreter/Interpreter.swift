@@ -242,7 +242,7 @@ extension Runtime {
         case .function:
             let code = functionCodeData(o).code
             if code.isDefaultDerivedConstructor { return try defaultDerivedConstruct(o, args, newTarget: newTarget) }
-            let thisValue = try constructThis(o, code, newTarget: newTarget)
+            let thisValue = try constructThis(o, code.kind, newTarget: newTarget)
             return try callFunction(f, this: thisValue, args, newTarget: newTarget)
         case .nativeFunction, .boundFunction:
             return try callFunction(f, this: .undefined, args, newTarget: newTarget)
@@ -253,10 +253,11 @@ extension Runtime {
 
     /// The initial `this` of [[Construct]]: a new object (fields initialized) or, in a
     /// derived constructor, uninitialized until super() returns.
-    func constructThis(_ f: JSObject, _ code: CodeBlock, newTarget: Value) throws(JSException) -> Value {
-        if code.kind == .derivedConstructor { return .empty }
+    /// `kind` is the constructor's `CodeBlock.kind` (a value: no reference held across the call).
+    func constructThis(_ f: JSObject, _ kind: FunctionKind, newTarget: Value) throws(JSException) -> Value {
+        if kind == .derivedConstructor { return .empty }
         let obj = try ordinaryCreateFromConstructor(newTarget)
-        if code.kind == .classConstructor {
+        if kind == .classConstructor {
             heap.pushRoot(Value(cell: obj.cell))
             defer { heap.popRoots(1) }
             try initializeFields(f, Value(cell: obj.cell))
@@ -464,6 +465,7 @@ extension Runtime {
         precondition(ShapeCell(s).lookup(PropertyKey(cell: atom(static: "name")))?.slot == 1)
         closureShapes.set(cacheKey, UInt64(UInt(bitPattern: s)))
         closureShapeList.append(s)
+        if withPrototype && root == realm.functionShape { plainFunctionShape = s }
         return s
     }
 

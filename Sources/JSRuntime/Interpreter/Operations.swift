@@ -156,6 +156,19 @@ extension Runtime {
         // A plain function that inherits %Function.prototype%[@@hasInstance] (non-writable,
         // non-configurable, so always the intrinsic): OrdinaryHasInstance without the lookup.
         let t = JSObject(target)
+        if t.shape == plainFunctionShape {
+            // OrdinaryHasInstance with the prototype from its slot.
+            guard isObject(v) else { return false }
+            let proto = t.slot(2)
+            if isObject(proto) {
+                var o = JSObject(v).prototype
+                while o.isCell {
+                    if o.bits == proto.bits { return true }
+                    o = JSObject(o).prototype
+                }
+                return false
+            }
+        }
         if t.kind == .function && t.prototype.bits == Value(cell: realm.functionPrototype.cell).bits
             && ShapeCell(t.shape).lookup(PropertyKey(cell: wellKnown.hasInstance.asCell)) == nil {
             return try ordinaryHasInstance(target, v)
@@ -584,21 +597,24 @@ extension Runtime {
 
     // MARK: - arguments
 
-    func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
-        heap.pushRoot(Value(cell: values.cell))
-        defer { heap.popRoots(1) }
-        // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2.
+    func makeArgumentsObject(_ fp: UnsafeMutablePointer<Frame>, parameterCount p: Int, registerCount: Int,
+                             strict: Bool) throws(JSException) -> Value {
+        // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2; the
+        // arguments go straight into its elements (parameters, then the overflow ones
+        // past the frame's registers).
         let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict))
-        // Move the elements over.
-        a.elements = values.elements
-        a.elementsLength = values.elementsLength
-        a.elementsCapacity = values.elementsCapacity
-        values.elements = nil
-        values.elementsLength = 0
-        values.elementsCapacity = 0
-        a.setSlot(0, Value(a.elementsLength))
+        let n = fp.pointee.argc
+        if n > 0 {
+            heap.pushRoot(Value(cell: a.cell))
+            defer { heap.popRoots(1) }
+            try a.ensureElementsCapacity(n, self)
+            let e = a.elements!, base = fp.pointee.base
+            for i in 0..<n { e[i] = i < p ? base[i] : base[registerCount + i - p] }
+            a.elementsLength = n
+        }
+        a.setSlot(0, Value(n))
         a.setSlot(1, arrayValuesFunction)
-        a.setSlot(2, strict ? Value(cell: realm.strictArgumentsCallee!) : callee)
+        a.setSlot(2, strict ? Value(cell: realm.strictArgumentsCallee!) : fp.pointee.callee)
         return Value(cell: a.cell)
     }
 
