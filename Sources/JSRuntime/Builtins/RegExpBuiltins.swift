@@ -94,6 +94,15 @@ extension Runtime {
 
     /// RegExpAlloc(newTarget).
     func rxAlloc(_ newTarget: Value) throws(JSException) -> JSObject {
+        if newTarget.isUndefined, let shape = realm.regexpInstanceShape {
+            // The realm's instance shape: lastIndex (0) is its one property.
+            let o = try allocateObject(.regexp, shape: shape)
+            o.setWord(0, 0)
+            o.setExtraValue(1, .undefined)
+            o.setExtraValue(2, .undefined)
+            o.setSlot(realm.regexpLastIndexSlot, Value(int32: 0))
+            return o
+        }
         var proto = Value(cell: realm.regexpPrototype.cell)
         if isObject(newTarget) && newTarget.bits != Value(cell: realm.regexpConstructor.cell).bits {
             let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
@@ -144,7 +153,31 @@ extension Runtime {
         return Value(cell: o.cell)
     }
 
-    /// The `newRegExp` instruction: a new RegExp from the literal at (code, constant index).
+    /// The `newRegExp` instruction: a new RegExp from the literal at (code, constant index),
+    /// from the site's entry in `data` after the first evaluation.
+    func newRegExpLiteral(_ data: CodeData, _ patternIndex: Int, _ flagsIndex: Int) throws(JSException) -> Value {
+        if let sites = data.regexpSites, let program = sites[patternIndex].program {
+            let o = try rxAlloc(.undefined)
+            o.setWord(0, UInt64(UInt(bitPattern: program.retain().toOpaque())))
+            o.setExtraValue(1, sites[patternIndex].pattern)
+            o.setExtraValue(2, sites[patternIndex].flags)
+            return Value(cell: o.cell)
+        }
+        let r = try newRegExpLiteral(data.code, patternIndex, flagsIndex)
+        let o = JSObject(r)
+        if let program = rxProgram(o), patternIndex < data.constantCount {
+            if data.regexpSites == nil {
+                let sites = UnsafeMutablePointer<RegExpLiteralSite>.allocate(capacity: data.constantCount)
+                sites.initialize(repeating: RegExpLiteralSite(), count: data.constantCount)
+                data.regexpSites = sites
+            }
+            data.regexpSites![patternIndex] = RegExpLiteralSite(program: Unmanaged.passRetained(program),
+                                                                pattern: o.extraValue(1), flags: o.extraValue(2))
+        }
+        return r
+    }
+
+    /// A new RegExp from the literal at (code, constant index) through the realm's site cache.
     func newRegExpLiteral(_ code: CodeBlock, _ patternIndex: Int, _ flagsIndex: Int) throws(JSException) -> Value {
         let site = RegExpSiteKey(code: ObjectIdentifier(code), index: patternIndex)
         if let entry = realm.regexpSiteCache[site], let program = entry.program as? RegExpProgram {

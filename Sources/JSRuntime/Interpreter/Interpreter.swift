@@ -7,6 +7,16 @@
 import JSSyntax
 import JSBytecode
 import JSBytecompiler
+import JSRegExp
+
+/// A regular-expression literal site of a code block: its program (retained) and the
+/// source and flags strings, made at its first evaluation; later evaluations only
+/// allocate the object.
+struct RegExpLiteralSite {
+    var program: Unmanaged<RegExpProgram>?
+    var pattern = Value.undefined
+    var flags = Value.undefined
+}
 
 /// Per-code-block runtime data: instructions, materialized constants, atoms, caches.
 final class CodeData {
@@ -26,6 +36,9 @@ final class CodeData {
     var markedIn = -1
     /// What this code counts toward `--max-heap` (given back when it is dropped).
     var externalBytes = 0
+    /// Regular-expression literal sites by pattern constant index (allocated at the first
+    /// `newRegExp`; nil entries until evaluated).
+    var regexpSites: UnsafeMutablePointer<RegExpLiteralSite>?
 
     init(code: CodeBlock) {
         self.code = code
@@ -49,12 +62,19 @@ final class CodeData {
         constants.deallocate()
         atoms.deallocate()
         caches.deallocate()
+        if let sites = regexpSites {
+            for i in 0..<max(constantCount, 1) { sites[i].program?.release() }
+            sites.deallocate()
+        }
     }
 
     func mark(_ m: inout Heap.Marker) {
         m.mark(constants, count: constantCount)
         for i in 0..<atomCount { m.mark(cell: atoms[i]) }
         m.mark(nameValue)
+        if let sites = regexpSites {
+            for i in 0..<constantCount where sites[i].program != nil { m.mark(sites[i].pattern); m.mark(sites[i].flags) }
+        }
         for i in 0..<code.inlineCacheCount {
             m.mark(cell: caches[i].shape); m.mark(cell: caches[i].newShape)
             if caches[i].holder != Runtime.lexicalHolder { m.mark(cell: caches[i].holder) }

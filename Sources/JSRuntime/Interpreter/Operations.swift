@@ -332,7 +332,7 @@ extension Runtime {
                 }
                 if attempt == 1 { break }
                 // Loads and stores of the same key share the table; a store's key has bit 0 set.
-                sharedKey = UInt64(UInt(bitPattern: try atom(dataRef.takeUnretainedValue(), atomIndex))) | 1
+                sharedKey = UInt64(UInt(bitPattern: try cachedAtom(dataRef, atomIndex))) | 1
                 let entry = sharedCacheEntry(shape, sharedKey)
                 shared = entry
                 if entry.pointee.key == sharedKey && entry.pointee.cache.shape == shape {
@@ -341,8 +341,8 @@ extension Runtime {
                     break
                 }
             }
-            let data = dataRef.takeUnretainedValue()
-            let k = PropertyKey(cell: try atom(data, atomIndex))
+            unowned(unsafe) let data = dataRef.takeUnretainedValue()
+            let k = PropertyKey(cell: try cachedAtom(dataRef, atomIndex))
             if !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
                 if let entry = ShapeCell(shape).lookup(k) {
                     if entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
@@ -602,8 +602,10 @@ extension Runtime {
         // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2; the
         // arguments go straight into its elements (parameters, then the overflow ones
         // past the frame's registers).
-        let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict))
         let n = fp.pointee.argc
+        // Up to 16 arguments live in the cell (no malloc, nothing to free).
+        let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict),
+                                   inlineElements: n <= 16 ? n : 0)
         if n > 0 {
             heap.pushRoot(Value(cell: a.cell))
             defer { heap.popRoots(1) }

@@ -625,7 +625,7 @@ extension Runtime {
                 pc += Op.NewClosure.length
             case .newRegExp:
                 let op = Op.NewRegExp(ins, pc)
-                r[op.dst] = try newRegExpLiteral(data.code, op.pattern, op.flags)
+                r[op.dst] = try newRegExpLiteral(data, op.pattern, op.flags)
                 pc += Op.NewRegExp.length
 
             // MARK: Calls
