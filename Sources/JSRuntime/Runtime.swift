@@ -232,6 +232,14 @@ public final class Runtime {
     }
 
     @inline(__always) public func stringLength(_ v: Value) -> Int { Int(header(v.asCell).pointee.aux) }
+
+    /// The flat parent and offset of a string value that is an unflattened slice.
+    @inline(__always) func sliceParts(_ v: Value) -> (parent: StringCell, offset: Int)? {
+        let cell = v.asCell
+        guard header(cell).pointee.kind == .rope else { return nil }
+        let r = RopeCell(cell)
+        return r.isSlice ? (StringCell(r.left!), r.sliceOffset) : nil
+    }
     @inline(__always) func stringIs16Bit(_ v: Value) -> Bool { header(v.asCell).pointee.flags & StringFlags.is16Bit != 0 }
 
     /// The flat string for a string value (flattening a rope in place, once).
@@ -239,6 +247,16 @@ public final class Runtime {
         let cell = v.asCell
         if header(cell).pointee.kind == .string { return StringCell(cell) }
         let rope = RopeCell(cell)
+        if rope.isSlice {
+            heap.pushRoot(v)
+            defer { heap.popRoots(1) }
+            let n = rope.length
+            let out = try allocateLatin1(length: n)
+            out.latin1.update(from: StringCell(rope.left!).latin1 + rope.sliceOffset, count: n)
+            rope.left = out.cell
+            header(cell).pointee.flags &= ~StringFlags.isSlice
+            return out
+        }
         if rope.right == nil, let flat = rope.left { return StringCell(flat) }
         let n = rope.length
         let wide = rope.is16Bit
@@ -262,6 +280,15 @@ public final class Runtime {
                 continue
             }
             let r = RopeCell(c)
+            if r.isSlice {
+                // Latin-1 units of the parent, from the slice's offset.
+                let src = StringCell(r.left!).latin1 + r.sliceOffset
+                let len = r.length
+                if wide { for i in 0..<len { out.utf16[pos + i] = UInt16(src[i]) } }
+                else { (out.latin1 + pos).update(from: src, count: len) }
+                pos += len
+                continue
+            }
             if r.right == nil, let flat = r.left { stack.append(flat); continue }
             if let right = r.right { stack.append(right) }
             if let left = r.left { stack.append(left) }

@@ -285,6 +285,11 @@ extension Runtime {
     /// RegExpBuiltinExec(R, S).
     func rxBuiltinExec(_ r: JSObject, _ sv: Value) throws(JSException) -> Value {
         guard let program = rxProgram(r) else { throw try typeError("RegExp.prototype.exec called on incompatible receiver") }
+        if let (parent, offset) = sliceParts(sv) {
+            // A slice is matched in place (its units are Latin-1 units of the parent).
+            guard try rxBuiltinMatch(r, program, parent, base: offset, count: stringLength(sv)) else { return .null }
+            return try rxMakeResult(program, parent, sv, realm.regexpScratch.captures, base: offset)
+        }
         let s = try flatten(sv)
         guard try rxBuiltinMatch(r, program, s) else { return .null }
         // The result is built before any other match can reuse the scratch captures.
@@ -292,7 +297,10 @@ extension Runtime {
     }
 
     /// The match result array of RegExpBuiltinExec.
-    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: UnsafePointer<Int>) throws(JSException) -> Value {
+    /// `base`: where the subject `sv` starts in `s` (a slice of `s`; the captures are
+    /// relative to `sv`).
+    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: UnsafePointer<Int>,
+                      base: Int = 0) throws(JSException) -> Value {
         let n = program.groupCount
         if let shape = realm.regexpResultShape {
             // The shape every result array gets: index, input, groups in slots 0, 1, 2.
@@ -304,7 +312,7 @@ extension Runtime {
             a.setSlot(1, sv)
             try a.ensureElementsCapacity(n, self)
             for i in 0..<n {
-                let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
+                let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, base + caps[2 * i], base + caps[2 * i + 1]) : .undefined
                 a.elements![i] = v
                 a.elementsLength = i + 1
                 a.arrayLength = UInt32(i + 1)
@@ -319,7 +327,7 @@ extension Runtime {
         try createDataProperty(a, rxKey(.index), Value(caps[0]))
         try createDataProperty(a, rxKey(.input), sv)
         for i in 0..<n {
-            let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
+            let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, base + caps[2 * i], base + caps[2 * i + 1]) : .undefined
             try createDataProperty(a, .index(UInt32(i)), v)
         }
         try createDataProperty(a, rxKey(.groups), .undefined)
@@ -524,6 +532,9 @@ extension Runtime {
             let exec = try rt.get(r, rt.rxKey(.exec), receiver: this)
             if exec.bits == rt.realm.regexpExecFunction.bits || !rt.isCallable(exec) {
                 guard let program = rt.rxProgram(r) else { throw try rt.typeError("RegExp.prototype.exec called on incompatible receiver") }
+                if let (parent, offset) = rt.sliceParts(s) {
+                    return Value(try rt.rxBuiltinMatch(r, program, parent, base: offset, count: rt.stringLength(s)))
+                }
                 return Value(try rt.rxBuiltinMatch(r, program, try rt.flatten(s)))
             }
             let result = try rt.call(exec, this: this, s)

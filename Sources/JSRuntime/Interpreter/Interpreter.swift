@@ -29,6 +29,13 @@ final class CodeData {
     var nameValue = Value.empty
     let constantCount: Int
     let atomCount: Int
+    /// Copies of the code block's frame facts, read by every call (`pushFrame`) from this
+    /// object, which the call has just loaded, instead of from the code block.
+    let parameterCount: Int
+    let registerCount: Int
+    let functionEnvironmentSize: Int
+    let kind: FunctionKind
+    let isStrict: Bool
     /// Decoded environment layouts by tag (see Eval.swift).
     var layouts: [Int: ScopeLayout] = [:]
     /// The collection that last found it in use (`Runtime.markCodeData`); code nothing
@@ -55,6 +62,11 @@ final class CodeData {
         atoms.initialize(repeating: nil, count: max(atomCount, 1))
         caches = .allocate(capacity: max(code.inlineCacheCount, 1))
         caches.initialize(repeating: InlineCache(), count: max(code.inlineCacheCount, 1))
+        parameterCount = code.parameterCount
+        registerCount = code.registerCount
+        functionEnvironmentSize = code.functionEnvironmentSize
+        kind = code.kind
+        isStrict = code.isStrict
     }
 
     deinit {
@@ -342,12 +354,11 @@ extension Runtime {
     func pushFrame(function o: JSObject, this: Value, args: UnsafeBufferPointer<Value>, base: UnsafeMutablePointer<Value>,
                    returnRegister: Int, newTarget: Value) throws(JSException) {
         unowned(unsafe) let data = functionCodeData(o)
-        unowned(unsafe) let code = data.code
         if o.flags & ObjectFlags.classConstructor != 0 && newTarget.isUndefined {
-            throw try typeError("Class constructor \(code.name) cannot be invoked without 'new'")
+            throw try typeError("Class constructor \(data.code.name) cannot be invoked without 'new'")
         }
-        let p = code.parameterCount
-        let r = code.registerCount
+        let p = data.parameterCount
+        let r = data.registerCount
         let overflow = max(0, args.count - p)
         let top = base + r + overflow
         if top >= registers + Runtime.registerFileSize || frames.count >= FrameStack.capacity - 1 {
@@ -363,7 +374,8 @@ extension Runtime {
         var thisValue = this
         var newTargetValue = newTarget
         var home = Value.undefined
-        if code.kind == .arrow {
+        let kind = data.kind
+        if kind == .arrow {
             // Lexical this/new.target/home object captured at closure creation.
             if o.word(2) != 0, let ctx = UnsafeMutableRawPointer(bitPattern: UInt(o.word(2))),
                header(ctx).pointee.kind == .environment {
@@ -374,20 +386,20 @@ extension Runtime {
         } else {
             if o.word(2) != 0 { home = o.extraValue(2) }
         }
-        if code.kind != .arrow && !code.isStrict {
+        if kind != .arrow && !data.isStrict {
             if this.isNullish { thisValue = Value(cell: realm.global.cell) }
             else if !isObject(this) { thisValue = Value(cell: try toObject(this).cell) }
         }
         var env = UnsafeMutableRawPointer(bitPattern: UInt(o.word(1)))
-        if code.functionEnvironmentSize > 0 {
-            let e = try makeEnvironment(parent: env, count: code.functionEnvironmentSize)
+        if data.functionEnvironmentSize > 0 {
+            let e = try makeEnvironment(parent: env, count: data.functionEnvironmentSize)
             e.layout = data.layoutWord(Runtime.functionLayoutTag)
             env = e.cell
         }
         frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: args.count,
                             this: thisValue, callee: Value(cell: o.cell), newTarget: newTargetValue,
                             env: env, envDepth: 0, returnRegister: returnRegister,
-                            isConstruct: !newTarget.isUndefined && code.kind != .arrow, exception: .undefined, home: home))
+                            isConstruct: !newTarget.isUndefined && kind != .arrow, exception: .undefined, home: home))
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
