@@ -32,7 +32,7 @@ public final class Runtime {
     /// The current realm (one per runtime for now).
     public var realm: Realm!
     /// Native function bodies, indexed by a native function's word 0.
-    var natives: [NativeFunction] = []
+    var natives = NativeTable()
     /// The register file and the frame stack.
     let registers: UnsafeMutablePointer<Value>
     var frames = FrameStack()
@@ -116,6 +116,7 @@ public final class Runtime {
         // CodeData and its CodeBlock refer to each other: break the cycles.
         for d in allCodeData.values { d.code.runtimeData = nil }
         free(registers)
+        natives.deallocate()
         atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()

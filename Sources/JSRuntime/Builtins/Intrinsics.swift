@@ -36,8 +36,8 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
-        makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
+        toPrimitiveHook = { [unowned(unsafe) self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
+        makeErrorHook = { [unowned(unsafe) self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
         let hidden = try makeSymbol(description: try makeString("[[Fields]]"))

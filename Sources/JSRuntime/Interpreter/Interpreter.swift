@@ -248,7 +248,7 @@ extension Runtime {
             nativeDepth += 1
             defer { nativeDepth -= 1 }
             nativeCallee = f
-            return try natives[Int(o.word(0))](self, this, args, newTarget)
+            return try natives.call(Int(o.word(0)), self, this, args, newTarget)
         case .function:
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
             nativeDepth += 1
