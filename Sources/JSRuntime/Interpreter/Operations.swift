@@ -378,6 +378,33 @@ extension Runtime {
         if !ok && strict { throw try typeError("Cannot create property '\(try atomString(data, atomIndex))' on primitive") }
     }
 
+    /// `o[key]` with an atom key that is not an array index (`obj[name]` with names from
+    /// `for-in`, `Object.keys` or string constants): the data property through the shared
+    /// property cache, as `getNamed` finds it (getElem has no site cache); nil otherwise.
+    @inline(__always)
+    func getElementByAtom(_ o: JSObject, _ keyValue: Value) -> Value? {
+        guard keyValue.isCell else { return nil }
+        let a = keyValue.asCell
+        guard header(a).pointee.kind == .string, header(a).pointee.flags & StringFlags.isAtom != 0 else { return nil }
+        let s = StringCell(a)
+        // Index keys ("0", "12") are elements; no index starts with anything but a digit.
+        guard s.length > 0, !(s[0] >= 0x30 && s[0] <= 0x39), a != lengthAtom else { return nil }
+        let shape = o.shape
+        let sharedKey = UInt64(UInt(bitPattern: a))
+        let shared = sharedCacheEntry(shape, sharedKey)
+        if shared.pointee.key == sharedKey && shared.pointee.cache.shape == shape {
+            if let holder = shared.pointee.cache.holder {
+                if shared.pointee.cache.epoch == protoEpoch { return JSObject(holder).slot(Int(shared.pointee.cache.slot)) }
+            } else {
+                return o.slot(Int(shared.pointee.cache.slot))
+            }
+        }
+        var cache = InlineCache()
+        guard let v = fillGetCache(o, PropertyKey(cell: a), &cache) else { return nil }
+        shared.pointee = SharedCacheEntry(key: sharedKey, cache: cache)
+        return v
+    }
+
     func getElement(_ base: Value, _ keyValue: Value) throws(JSException) -> Value {
         if isObject(base) {
             let o = JSObject(base)
@@ -389,6 +416,7 @@ extension Runtime {
                 }
                 return try get(o, .index(UInt32(i)), receiver: base)
             }
+            if let v = getElementByAtom(o, keyValue) { return v }
             return try get(o, try toPropertyKey(keyValue), receiver: base)
         }
         if base.isNullish {
