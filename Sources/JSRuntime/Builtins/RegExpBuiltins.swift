@@ -582,6 +582,12 @@ extension Runtime {
         try getter(proto, "flags") { rt, this, _, _ throws(JSException) in
             let r = try rt.rxThisObject(this, "flags")
             var out: [UInt16] = []
+            if rt.rxIsPristine(r) {
+                // Every flag getter is the original: the flags of [[OriginalFlags]], in order.
+                let f = try rt.flatten(r.extraValue(2))
+                for (_, letter) in flagGetters where (0..<f.length).contains(where: { f[$0] == letter }) { out.append(letter) }
+                return try rt.makeString(out)
+            }
             for (name, letter) in flagGetters {
                 if rt.toBoolean(try rt.get(r, rt.key(name), receiver: this)) { out.append(letter) }
             }
