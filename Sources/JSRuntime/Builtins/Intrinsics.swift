@@ -77,9 +77,11 @@ extension Runtime {
     /// OrdinaryToPrimitive (`objectToPrimitive` in SymbolBuiltins.swift checks @@toPrimitive first).
     func ordinaryToPrimitive(_ v: Value, _ hint: PreferredType) throws(JSException) -> Value {
         let o = JSObject(v)
-        let order = hint == .string ? ["toString", "valueOf"] : ["valueOf", "toString"]
-        for name in order {
-            let f = try get(o, key(name), receiver: v)
+        for i in 0..<2 {
+            // toString then valueOf for a string hint, else valueOf then toString (static
+            // atoms: no array or Swift-string lookups per conversion).
+            let k = (hint == .string) == (i == 0) ? key(static: "toString") : key(static: "valueOf")
+            let f = try get(o, k, receiver: v)
             if isCallable(f) {
                 let r = try callFunction(f, this: v, UnsafeBufferPointer(start: nil, count: 0))
                 if !isObject(r) { return r }

@@ -130,16 +130,18 @@ extension Runtime {
     }
 
     func typeOf(_ v: Value) throws(JSException) -> Value {
-        let name: String
-        if v.isNumber { name = "number" }
-        else if v.isUndefined { name = "undefined" }
-        else if v.isNull { name = "object" }
-        else if v.isBool { name = "boolean" }
-        else if isString(v) { name = "string" }
-        else if isSymbol(v) { name = "symbol" }
-        else if isCallable(v) { name = "function" }
-        else { name = "object" }
-        return Value(cell: atom(name))
+        // Static atoms (a pointer-keyed lookup), not atom(String) (hashing a Swift string
+        // in a dictionary at every `typeof`).
+        let a: UnsafeMutableRawPointer
+        if v.isNumber { a = atom(static: "number") }
+        else if v.isUndefined { a = atom(static: "undefined") }
+        else if v.isNull { a = atom(static: "object") }
+        else if v.isBool { a = atom(static: "boolean") }
+        else if isString(v) { a = atom(static: "string") }
+        else if isSymbol(v) { a = atom(static: "symbol") }
+        else if isCallable(v) { a = atom(static: "function") }
+        else { a = atom(static: "object") }
+        return Value(cell: a)
     }
 
     public func isCallable(_ v: Value) -> Bool {
