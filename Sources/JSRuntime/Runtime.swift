@@ -78,6 +78,9 @@ public final class Runtime {
     /// inherits %Function.prototype%, so no own @@hasInstance): `instanceof` and `new` read
     /// such a function's prototype from slot 2 without a lookup.
     var plainFunctionShape: UnsafeMutableRawPointer?
+    /// The realm's global object (the realm marks it), read by getGlobal without loading
+    /// the realm first.
+    var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
     /// The atom "name" (every native function defines it).

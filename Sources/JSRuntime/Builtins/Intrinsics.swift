@@ -24,6 +24,7 @@ extension Runtime {
         realm.arrayPrototype = arrayProto
         realm.arrayShape = try makeRootShape(prototype: Value(cell: arrayProto.cell))
         realm.global = try newObject()
+        globalCell = realm.global.cell
         realm.stringPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
         realm.stringPrototype.setExtraValue(1, try makeString(""))
         realm.numberPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))

@@ -215,7 +215,32 @@ extension Runtime {
                 let op = Op.Binary(ins, pc)
                 r[op.dst] = Value(try relational(opcode, r[op.a], r[op.b]))
                 pc += Op.Binary.length
-            case .instanceOf: let op = Op.Binary(ins, pc); r[op.dst] = Value(try instanceOf(r[op.a], r[op.b])); pc += Op.Binary.length
+            case .instanceOf:
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
+                // A plain function (prototype in slot 2, no own @@hasInstance): OrdinaryHasInstance
+                // inline. For JS values, "past the symbol kind" means "an object".
+                if b.isCell && isPastSymbolKind(b.asCell) && JSObject(b).shape == plainFunctionShape {
+                    let proto = JSObject(b).slot(2)
+                    if !(a.isCell && isPastSymbolKind(a.asCell)) {
+                        r[op.dst] = .false
+                        pc += Op.Binary.length
+                        continue
+                    }
+                    if proto.isCell && isPastSymbolKind(proto.asCell) {
+                        var o = JSObject(a).prototype
+                        var found = false
+                        while o.isCell {
+                            if o.bits == proto.bits { found = true; break }
+                            o = JSObject(o).prototype
+                        }
+                        r[op.dst] = Value(found)
+                        pc += Op.Binary.length
+                        continue
+                    }
+                }
+                r[op.dst] = Value(try instanceOf(a, b))
+                pc += Op.Binary.length
             case .in:
                 let op = Op.Binary(ins, pc)
                 let o = r[op.b]
@@ -363,8 +388,7 @@ extension Runtime {
             case .getGlobal:
                 let op = Op.GetGlobal(ins, pc)
                 let cache = data.caches + op.cache
-                unowned(unsafe) let realm = self.realm!
-                let g = realm.global!
+                let g = JSObject(globalCell)
                 if cache.pointee.holder == nil && cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
                     r[op.dst] = g.slot(Int(cache.pointee.slot))
                 } else {
