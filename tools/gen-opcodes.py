@@ -97,7 +97,7 @@ def generate():
     o.append("    }")
     o.append("")
     o.append("    /// Instruction length in words (opcode included).")
-    o.append("    @inline(__always) public var length: Int {")
+    o.append("    @inlinable @inline(__always) public var length: Int {")
     o.append("        switch self {")
     by_len = {}
     for name, layout, ops, _ in opcodes:
@@ -116,13 +116,13 @@ def generate():
         ops = layouts[layout]
         users = ", ".join(by_layout[layout])
         o.append(f"    /// {users}")
-        o.append(f"    public struct {layout} {{")
-        o.append(f"        public static let length = {len(ops) + 1}")
+        o.append(f"    @frozen public struct {layout} {{")
+        o.append(f"        @inlinable public static var length: Int {{ {len(ops) + 1} }}")
         for name, kind in ops:
             t = "Int32" if kind == "imm" else "Int"
             o.append(f"        /// {kind}")
             o.append(f"        public let {name}: {t}")
-        o.append("        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {")
+        o.append("        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {")
         if not ops:
             o.append("            _ = ins; _ = pc")
         for i, (name, kind) in enumerate(ops):

@@ -432,7 +432,7 @@ extension Opcode {
     }
 
     /// Instruction length in words (opcode included).
-    @inline(__always) public var length: Int {
+    @inlinable @inline(__always) public var length: Int {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
@@ -448,257 +448,257 @@ extension Opcode {
 /// operands of the instruction at `pc`; `Op.Binary.length` is its length in words.
 public enum Op {
     /// mov, neg, plus, not, bitNot, typeOf, toNumeric, toPropertyKey, inc, dec, toString, toObject
-    public struct DstSrc {
-        public static let length = 3
+    @frozen public struct DstSrc {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// reg
         public let src: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             src = Int(ins[pc + 2])
         }
     }
     /// loadConst
-    public struct LoadConst {
-        public static let length = 3
+    @frozen public struct LoadConst {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// const
         public let index: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             index = Int(ins[pc + 2])
         }
     }
     /// loadInt
-    public struct LoadInt {
-        public static let length = 3
+    @frozen public struct LoadInt {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// imm
         public let value: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             value = ins[pc + 2]
         }
     }
     /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, newObject, loadException
-    public struct Dst {
-        public static let length = 2
+    @frozen public struct Dst {
+        @inlinable public static var length: Int { 2 }
         /// reg
         public let dst: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
         }
     }
     /// add, sub, mul, div, mod, exp, bitAnd, bitOr, bitXor, shl, sar, shr, eq, ne, strictEq, strictNe, lt, le, gt, ge, instanceOf, in
-    public struct Binary {
-        public static let length = 4
+    @frozen public struct Binary {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let a: Int
         /// reg
         public let b: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             a = Int(ins[pc + 2])
             b = Int(ins[pc + 3])
         }
     }
     /// jmp
-    public struct Jmp {
-        public static let length = 2
+    @frozen public struct Jmp {
+        @inlinable public static var length: Int { 2 }
         /// jump
         public let offset: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             offset = Int(ins[pc + 1])
         }
     }
     /// jumpIfTrue, jumpIfFalse, jumpIfNullish, jumpIfNotNullish, jumpIfUndefined, jumpIfNotUndefined, jumpIfNull, jumpIfNotNull
-    public struct CondJump {
-        public static let length = 3
+    @frozen public struct CondJump {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let value: Int
         /// jump
         public let offset: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             value = Int(ins[pc + 1])
             offset = Int(ins[pc + 2])
         }
     }
     /// jumpIfLess, jumpIfNotLess, jumpIfLessEq, jumpIfNotLessEq, jumpIfGreater, jumpIfNotGreater, jumpIfGreaterEq, jumpIfNotGreaterEq, jumpIfStrictEq, jumpIfStrictNotEq, jumpIfEq, jumpIfNotEq
-    public struct CompareJump {
-        public static let length = 4
+    @frozen public struct CompareJump {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let a: Int
         /// reg
         public let b: Int
         /// jump
         public let offset: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             a = Int(ins[pc + 1])
             b = Int(ins[pc + 2])
             offset = Int(ins[pc + 3])
         }
     }
     /// jumpIfLessImm, jumpIfNotLessImm, jumpIfLessEqImm, jumpIfNotLessEqImm, jumpIfGreaterImm, jumpIfNotGreaterImm, jumpIfGreaterEqImm, jumpIfNotGreaterEqImm, jumpIfStrictEqImm, jumpIfStrictNotEqImm
-    public struct CompareImmJump {
-        public static let length = 4
+    @frozen public struct CompareImmJump {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let a: Int
         /// imm
         public let imm: Int32
         /// jump
         public let offset: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             a = Int(ins[pc + 1])
             imm = ins[pc + 2]
             offset = Int(ins[pc + 3])
         }
     }
     /// jumpIfStrictEqConst, jumpIfStrictNotEqConst
-    public struct ConstJump {
-        public static let length = 4
+    @frozen public struct ConstJump {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let a: Int
         /// const
         public let constant: Int
         /// jump
         public let offset: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             a = Int(ins[pc + 1])
             constant = Int(ins[pc + 2])
             offset = Int(ins[pc + 3])
         }
     }
     /// addImm, subImm
-    public struct ArithImm {
-        public static let length = 4
+    @frozen public struct ArithImm {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let src: Int
         /// imm
         public let imm: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             src = Int(ins[pc + 2])
             imm = ins[pc + 3]
         }
     }
     /// getGlobal
-    public struct GetGlobal {
-        public static let length = 4
+    @frozen public struct GetGlobal {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// atom
         public let name: Int
         /// ic
         public let cache: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
             cache = Int(ins[pc + 3])
         }
     }
     /// setGlobal, setGlobalStrict
-    public struct SetGlobal {
-        public static let length = 4
+    @frozen public struct SetGlobal {
+        @inlinable public static var length: Int { 4 }
         /// atom
         public let name: Int
         /// reg
         public let value: Int
         /// ic
         public let cache: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             name = Int(ins[pc + 1])
             value = Int(ins[pc + 2])
             cache = Int(ins[pc + 3])
         }
     }
     /// typeOfGlobal, getDynamic, typeOfDynamic, deleteDynamic
-    public struct DstName {
-        public static let length = 3
+    @frozen public struct DstName {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
         }
     }
     /// declareGlobalVar, declareGlobalLexical
-    public struct NameFlag {
-        public static let length = 3
+    @frozen public struct NameFlag {
+        @inlinable public static var length: Int { 3 }
         /// atom
         public let name: Int
         /// imm
         public let flag: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             name = Int(ins[pc + 1])
             flag = ins[pc + 2]
         }
     }
     /// declareGlobalFunction, initGlobalLexical, setDynamic, initEvalVar
-    public struct NameValue {
-        public static let length = 3
+    @frozen public struct NameValue {
+        @inlinable public static var length: Int { 3 }
         /// atom
         public let name: Int
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             name = Int(ins[pc + 1])
             value = Int(ins[pc + 2])
         }
     }
     /// getScope
-    public struct GetScope {
-        public static let length = 4
+    @frozen public struct GetScope {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// imm
         public let depth: Int32
         /// imm
         public let slot: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             depth = ins[pc + 2]
             slot = ins[pc + 3]
         }
     }
     /// setScope, initScope
-    public struct SetScope {
-        public static let length = 4
+    @frozen public struct SetScope {
+        @inlinable public static var length: Int { 4 }
         /// imm
         public let depth: Int32
         /// imm
         public let slot: Int32
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             depth = ins[pc + 1]
             slot = ins[pc + 2]
             value = Int(ins[pc + 3])
         }
     }
     /// checkTDZ
-    public struct CheckTDZ {
-        public static let length = 3
+    @frozen public struct CheckTDZ {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let value: Int
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             value = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
         }
     }
     /// getScopeChecked
-    public struct GetScopeChecked {
-        public static let length = 5
+    @frozen public struct GetScopeChecked {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// imm
@@ -707,7 +707,7 @@ public enum Op {
         public let slot: Int32
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             depth = ins[pc + 2]
             slot = ins[pc + 3]
@@ -715,8 +715,8 @@ public enum Op {
         }
     }
     /// setScopeChecked
-    public struct SetScopeChecked {
-        public static let length = 5
+    @frozen public struct SetScopeChecked {
+        @inlinable public static var length: Int { 5 }
         /// imm
         public let depth: Int32
         /// imm
@@ -725,7 +725,7 @@ public enum Op {
         public let value: Int
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             depth = ins[pc + 1]
             slot = ins[pc + 2]
             value = Int(ins[pc + 3])
@@ -733,60 +733,60 @@ public enum Op {
         }
     }
     /// pushScope
-    public struct PushScope {
-        public static let length = 3
+    @frozen public struct PushScope {
+        @inlinable public static var length: Int { 3 }
         /// imm
         public let count: Int32
         /// const
         public let layout: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             count = ins[pc + 1]
             layout = Int(ins[pc + 2])
         }
     }
     /// popScope, copyScope, retUndefined, debugger, nop
-    public struct NoOperands {
-        public static let length = 1
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+    @frozen public struct NoOperands {
+        @inlinable public static var length: Int { 1 }
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             _ = ins; _ = pc
         }
     }
     /// throwConstAssign
-    public struct ThrowConstAssign {
-        public static let length = 2
+    @frozen public struct ThrowConstAssign {
+        @inlinable public static var length: Int { 2 }
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             name = Int(ins[pc + 1])
         }
     }
     /// getDynamicCallee
-    public struct GetDynamicCallee {
-        public static let length = 4
+    @frozen public struct GetDynamicCallee {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let function: Int
         /// reg
         public let this: Int
         /// atom
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             function = Int(ins[pc + 1])
             this = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
         }
     }
     /// pushWith, throwIfNotObject, ret, throw
-    public struct Value {
-        public static let length = 2
+    @frozen public struct Value {
+        @inlinable public static var length: Int { 2 }
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             value = Int(ins[pc + 1])
         }
     }
     /// getProp
-    public struct GetProp {
-        public static let length = 5
+    @frozen public struct GetProp {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// reg
@@ -795,7 +795,7 @@ public enum Op {
         public let name: Int
         /// ic
         public let cache: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
@@ -803,8 +803,8 @@ public enum Op {
         }
     }
     /// setProp, setPropStrict
-    public struct SetProp {
-        public static let length = 5
+    @frozen public struct SetProp {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let object: Int
         /// atom
@@ -813,7 +813,7 @@ public enum Op {
         public let value: Int
         /// ic
         public let cache: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
             value = Int(ins[pc + 3])
@@ -821,38 +821,38 @@ public enum Op {
         }
     }
     /// getElem
-    public struct GetElem {
-        public static let length = 4
+    @frozen public struct GetElem {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let object: Int
         /// reg
         public let key: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             key = Int(ins[pc + 3])
         }
     }
     /// setElem, setElemStrict
-    public struct SetElem {
-        public static let length = 4
+    @frozen public struct SetElem {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let object: Int
         /// reg
         public let key: Int
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
             value = Int(ins[pc + 3])
         }
     }
     /// deleteProp
-    public struct DeleteProp {
-        public static let length = 5
+    @frozen public struct DeleteProp {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// reg
@@ -861,7 +861,7 @@ public enum Op {
         public let name: Int
         /// imm
         public let strict: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
@@ -869,8 +869,8 @@ public enum Op {
         }
     }
     /// deleteElem
-    public struct DeleteElem {
-        public static let length = 5
+    @frozen public struct DeleteElem {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// reg
@@ -879,7 +879,7 @@ public enum Op {
         public let key: Int
         /// imm
         public let strict: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             key = Int(ins[pc + 3])
@@ -887,23 +887,23 @@ public enum Op {
         }
     }
     /// defineField
-    public struct DefineField {
-        public static let length = 4
+    @frozen public struct DefineField {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let object: Int
         /// reg
         public let key: Int
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
             value = Int(ins[pc + 3])
         }
     }
     /// defineGetter, defineSetter, defineMethod
-    public struct DefineAccessor {
-        public static let length = 5
+    @frozen public struct DefineAccessor {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let object: Int
         /// reg
@@ -912,7 +912,7 @@ public enum Op {
         public let function: Int
         /// imm
         public let enumerable: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
             function = Int(ins[pc + 3])
@@ -920,65 +920,65 @@ public enum Op {
         }
     }
     /// getSuperElem
-    public struct GetSuperElem {
-        public static let length = 3
+    @frozen public struct GetSuperElem {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// reg
         public let key: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
         }
     }
     /// getPrivate
-    public struct GetPrivate {
-        public static let length = 4
+    @frozen public struct GetPrivate {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let object: Int
         /// reg
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
         }
     }
     /// setPrivate
-    public struct SetPrivate {
-        public static let length = 4
+    @frozen public struct SetPrivate {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let object: Int
         /// reg
         public let name: Int
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
             value = Int(ins[pc + 3])
         }
     }
     /// hasPrivate
-    public struct HasPrivate {
-        public static let length = 4
+    @frozen public struct HasPrivate {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let object: Int
         /// reg
         public let name: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
         }
     }
     /// definePrivate
-    public struct DefinePrivate {
-        public static let length = 5
+    @frozen public struct DefinePrivate {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let object: Int
         /// reg
@@ -987,7 +987,7 @@ public enum Op {
         public let value: Int
         /// imm
         public let kind: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             name = Int(ins[pc + 2])
             value = Int(ins[pc + 3])
@@ -995,101 +995,101 @@ public enum Op {
         }
     }
     /// newPrivateName
-    public struct NewPrivateName {
-        public static let length = 3
+    @frozen public struct NewPrivateName {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// const
         public let description: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             description = Int(ins[pc + 2])
         }
     }
     /// setHomeObject
-    public struct SetHomeObject {
-        public static let length = 3
+    @frozen public struct SetHomeObject {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let function: Int
         /// reg
         public let home: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             function = Int(ins[pc + 1])
             home = Int(ins[pc + 2])
         }
     }
     /// asyncIteratorResult
-    public struct AsyncIteratorResult {
-        public static let length = 4
+    @frozen public struct AsyncIteratorResult {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let result: Int
         /// jump
         public let done: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             result = Int(ins[pc + 2])
             done = Int(ins[pc + 3])
         }
     }
     /// asyncIteratorReturn
-    public struct AsyncIteratorReturn {
-        public static let length = 4
+    @frozen public struct AsyncIteratorReturn {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let record: Int
         /// jump
         public let noReturn: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             record = Int(ins[pc + 2])
             noReturn = Int(ins[pc + 3])
         }
     }
     /// newArray
-    public struct NewArray {
-        public static let length = 4
+    @frozen public struct NewArray {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let first: Int
         /// imm
         public let count: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             first = Int(ins[pc + 2])
             count = ins[pc + 3]
         }
     }
     /// arrayPush
-    public struct ArrayPush {
-        public static let length = 3
+    @frozen public struct ArrayPush {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let array: Int
         /// reg
         public let value: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             array = Int(ins[pc + 1])
             value = Int(ins[pc + 2])
         }
     }
     /// arraySpread
-    public struct ArraySpread {
-        public static let length = 3
+    @frozen public struct ArraySpread {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let array: Int
         /// reg
         public let iterable: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             array = Int(ins[pc + 1])
             iterable = Int(ins[pc + 2])
         }
     }
     /// copyDataProperties
-    public struct CopyDataProperties {
-        public static let length = 5
+    @frozen public struct CopyDataProperties {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let target: Int
         /// reg
@@ -1098,7 +1098,7 @@ public enum Op {
         public let excluded: Int
         /// imm
         public let excludedCount: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             target = Int(ins[pc + 1])
             source = Int(ins[pc + 2])
             excluded = Int(ins[pc + 3])
@@ -1106,74 +1106,74 @@ public enum Op {
         }
     }
     /// setPrototypeOf
-    public struct SetPrototypeOf {
-        public static let length = 3
+    @frozen public struct SetPrototypeOf {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let object: Int
         /// reg
         public let proto: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             object = Int(ins[pc + 1])
             proto = Int(ins[pc + 2])
         }
     }
     /// newRegExp
-    public struct NewRegExp {
-        public static let length = 4
+    @frozen public struct NewRegExp {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// const
         public let pattern: Int
         /// const
         public let flags: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             pattern = Int(ins[pc + 2])
             flags = Int(ins[pc + 3])
         }
     }
     /// newClosure
-    public struct NewClosure {
-        public static let length = 3
+    @frozen public struct NewClosure {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// const
         public let code: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             code = Int(ins[pc + 2])
         }
     }
     /// newClass
-    public struct NewClass {
-        public static let length = 4
+    @frozen public struct NewClass {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// const
         public let code: Int
         /// reg
         public let heritage: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             code = Int(ins[pc + 2])
             heritage = Int(ins[pc + 3])
         }
     }
     /// setClassFields
-    public struct SetClassFields {
-        public static let length = 3
+    @frozen public struct SetClassFields {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let constructor: Int
         /// reg
         public let initializer: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             constructor = Int(ins[pc + 1])
             initializer = Int(ins[pc + 2])
         }
     }
     /// call, callMethod, callEval
-    public struct Call {
-        public static let length = 6
+    @frozen public struct Call {
+        @inlinable public static var length: Int { 6 }
         /// reg
         public let dst: Int
         /// reg
@@ -1184,7 +1184,7 @@ public enum Op {
         public let args: Int
         /// imm
         public let argc: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             callee = Int(ins[pc + 2])
             this = Int(ins[pc + 3])
@@ -1193,8 +1193,8 @@ public enum Op {
         }
     }
     /// construct
-    public struct Construct {
-        public static let length = 6
+    @frozen public struct Construct {
+        @inlinable public static var length: Int { 6 }
         /// reg
         public let dst: Int
         /// reg
@@ -1205,7 +1205,7 @@ public enum Op {
         public let argc: Int32
         /// reg
         public let newTarget: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             callee = Int(ins[pc + 2])
             args = Int(ins[pc + 3])
@@ -1214,8 +1214,8 @@ public enum Op {
         }
     }
     /// callSpread
-    public struct CallSpread {
-        public static let length = 5
+    @frozen public struct CallSpread {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// reg
@@ -1224,7 +1224,7 @@ public enum Op {
         public let this: Int
         /// reg
         public let array: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             callee = Int(ins[pc + 2])
             this = Int(ins[pc + 3])
@@ -1232,8 +1232,8 @@ public enum Op {
         }
     }
     /// constructSpread
-    public struct ConstructSpread {
-        public static let length = 5
+    @frozen public struct ConstructSpread {
+        @inlinable public static var length: Int { 5 }
         /// reg
         public let dst: Int
         /// reg
@@ -1242,7 +1242,7 @@ public enum Op {
         public let array: Int
         /// reg
         public let newTarget: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             callee = Int(ins[pc + 2])
             array = Int(ins[pc + 3])
@@ -1250,184 +1250,184 @@ public enum Op {
         }
     }
     /// superCall
-    public struct SuperCall {
-        public static let length = 4
+    @frozen public struct SuperCall {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let args: Int
         /// imm
         public let argc: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             args = Int(ins[pc + 2])
             argc = ins[pc + 3]
         }
     }
     /// superCallSpread
-    public struct SuperCallSpread {
-        public static let length = 3
+    @frozen public struct SuperCallSpread {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// reg
         public let array: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             array = Int(ins[pc + 2])
         }
     }
     /// throwTypeError
-    public struct ThrowTypeError {
-        public static let length = 2
+    @frozen public struct ThrowTypeError {
+        @inlinable public static var length: Int { 2 }
         /// const
         public let message: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             message = Int(ins[pc + 1])
         }
     }
     /// throwReferenceError
-    public struct ThrowReferenceError {
-        public static let length = 2
+    @frozen public struct ThrowReferenceError {
+        @inlinable public static var length: Int { 2 }
         /// const
         public let message: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             message = Int(ins[pc + 1])
         }
     }
     /// getIterator, getAsyncIterator
-    public struct Iterator {
-        public static let length = 3
+    @frozen public struct Iterator {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let record: Int
         /// reg
         public let iterable: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             record = Int(ins[pc + 1])
             iterable = Int(ins[pc + 2])
         }
     }
     /// iteratorNext
-    public struct IteratorStep {
-        public static let length = 4
+    @frozen public struct IteratorStep {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let record: Int
         /// jump
         public let done: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             record = Int(ins[pc + 2])
             done = Int(ins[pc + 3])
         }
     }
     /// iteratorClose
-    public struct IteratorClose {
-        public static let length = 3
+    @frozen public struct IteratorClose {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let record: Int
         /// imm
         public let mode: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             record = Int(ins[pc + 1])
             mode = ins[pc + 2]
         }
     }
     /// iteratorValue
-    public struct IteratorValue {
-        public static let length = 3
+    @frozen public struct IteratorValue {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// reg
         public let record: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             record = Int(ins[pc + 2])
         }
     }
     /// iteratorDone
-    public struct IteratorDone {
-        public static let length = 4
+    @frozen public struct IteratorDone {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let pair: Int
         /// reg
         public let record: Int
         /// jump
         public let done: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             pair = Int(ins[pc + 1])
             record = Int(ins[pc + 2])
             done = Int(ins[pc + 3])
         }
     }
     /// forInPrepare
-    public struct ForInPrepare {
-        public static let length = 3
+    @frozen public struct ForInPrepare {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// reg
         public let object: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             object = Int(ins[pc + 2])
         }
     }
     /// forInNext
-    public struct ForInNext {
-        public static let length = 4
+    @frozen public struct ForInNext {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
         /// reg
         public let iterator: Int
         /// jump
         public let exit: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             iterator = Int(ins[pc + 2])
             exit = Int(ins[pc + 3])
         }
     }
     /// generatorStart
-    public struct GeneratorStart {
-        public static let length = 2
+    @frozen public struct GeneratorStart {
+        @inlinable public static var length: Int { 2 }
         /// reg
         public let generator: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             generator = Int(ins[pc + 1])
         }
     }
     /// yield, yieldDelegate, await
-    public struct Suspend {
-        public static let length = 4
+    @frozen public struct Suspend {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let pair: Int
         /// reg
         public let value: Int
         /// reg
         public let generator: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             pair = Int(ins[pc + 1])
             value = Int(ins[pc + 2])
             generator = Int(ins[pc + 3])
         }
     }
     /// createArguments, createMappedArguments
-    public struct Arguments {
-        public static let length = 2
+    @frozen public struct Arguments {
+        @inlinable public static var length: Int { 2 }
         /// reg
         public let dst: Int
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
         }
     }
     /// createRest
-    public struct CreateRest {
-        public static let length = 3
+    @frozen public struct CreateRest {
+        @inlinable public static var length: Int { 3 }
         /// reg
         public let dst: Int
         /// imm
         public let skip: Int32
-        @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             skip = ins[pc + 2]
         }

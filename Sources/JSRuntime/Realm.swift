@@ -6,6 +6,54 @@ import JSRegExp
 public typealias NativeFunction = (_ rt: Runtime, _ this: Value, _ args: UnsafeBufferPointer<Value>,
                                    _ newTarget: Value) throws(JSException) -> Value
 
+/// The bodies of native functions, by index (a native function's word 0). Each body sits
+/// in a box with a `let`, reached unretained, so a call borrows it: no retain and release
+/// of the closure's context per call (most bodies capture state, so they have one).
+struct NativeTable {
+    final class Box {
+        let body: NativeFunction
+        init(_ body: @escaping NativeFunction) { self.body = body }
+    }
+    private(set) var boxes = UnsafeMutablePointer<Unmanaged<Box>>.allocate(capacity: 64)
+    private(set) var count = 0
+    private var capacity = 64
+
+    mutating func reserveCapacity(_ n: Int) {
+        if n <= capacity { return }
+        let bigger = UnsafeMutablePointer<Unmanaged<Box>>.allocate(capacity: n)
+        bigger.moveInitialize(from: boxes, count: count)
+        boxes.deallocate()
+        boxes = bigger
+        capacity = n
+    }
+
+    mutating func append(_ body: @escaping NativeFunction) {
+        if count == capacity { reserveCapacity(capacity * 2) }
+        (boxes + count).initialize(to: Unmanaged.passRetained(Box(body)))
+        count += 1
+    }
+
+    /// Calls body `index`.
+    @inline(__always)
+    func call(_ index: Int, _ rt: Runtime, _ this: Value, _ args: UnsafeBufferPointer<Value>,
+              _ newTarget: Value) throws(JSException) -> Value {
+        precondition(index >= 0 && index < count)
+        do {
+            return try boxes[index]._withUnsafeGuaranteedRef { try $0.body(rt, this, args, newTarget) }
+        } catch let e as JSException {
+            throw e
+        } catch {
+            fatalError("a native function threw \(error)")
+        }
+    }
+
+    /// Releases the bodies (the runtime's deinit).
+    func deallocate() {
+        for i in 0..<count { boxes[i].release() }
+        boxes.deallocate()
+    }
+}
+
 public final class Realm {
     unowned let rt: Runtime
     public var global: JSObject!

@@ -32,7 +32,7 @@ public final class Runtime {
     /// The current realm (one per runtime for now).
     public var realm: Realm!
     /// Native function bodies, indexed by a native function's word 0.
-    var natives: [NativeFunction] = []
+    var natives = NativeTable()
     /// Time the regexp matcher (`--stats`): wall nanoseconds and match attempts from a
     /// position (each `exec`, `test`, `replace` step...).
     public var measureRegExpTime = false
@@ -84,6 +84,9 @@ public final class Runtime {
     var arrayIteratorNext = Value.undefined
     /// Array.prototype.values (the original @@iterator of arrays).
     var arrayValuesFunction = Value.undefined
+    /// The realm's Function.prototype.call and .apply (value bits; the realm marks them),
+    /// compared by the interpreter's call without touching the realm.
+    var functionCallBits: UInt64 = 0, functionApplyBits: UInt64 = 0
     /// The native function being called (natives with state read their own words).
     public var nativeCallee = Value.undefined
     /// Registered bodies of the promise machinery's native functions.
@@ -97,6 +100,13 @@ public final class Runtime {
     /// Shapes of new closures and their prototype objects (see `closureShape`).
     var closureShapes = WordMap()
     var closureShapeList: [UnsafeMutableRawPointer] = []
+    /// The shape of a new ordinary function (length, name, prototype in slots 0–2; it
+    /// inherits %Function.prototype%, so no own @@hasInstance): `instanceof` and `new` read
+    /// such a function's prototype from slot 2 without a lookup.
+    var plainFunctionShape: UnsafeMutableRawPointer?
+    /// The realm's global object (the realm marks it), read by getGlobal without loading
+    /// the realm first.
+    var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
     /// The atom "name" (every native function defines it).
@@ -109,6 +119,10 @@ public final class Runtime {
         heap = Heap()
         heap.owner = Unmanaged.passUnretained(self)
         heap.adjustExternal(atoms.byteSize)
+        heap.finalizeAlways = Runtime.kindBit(.shape) | Runtime.kindBit(.boundFunction)
+        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope)
+            | Runtime.kindBit(.symbol) | Runtime.kindBit(.shape) | Runtime.kindBit(.environment)
+            | Runtime.kindBit(.accessorPair))
         heap.addRootMarker { [unowned self] marker in
             self.realm?.mark(&marker)
             self.markFrames(&marker)
@@ -133,6 +147,7 @@ public final class Runtime {
             releaseJIT(d)
         }
         free(registers)
+        natives.deallocate()
         atoms.deallocate()
         frames.storage.deallocate()
         sharedCache.deallocate()
@@ -251,6 +266,14 @@ public final class Runtime {
     }
 
     @inline(__always) public func stringLength(_ v: Value) -> Int { Int(header(v.asCell).pointee.aux) }
+
+    /// The flat parent and offset of a string value that is an unflattened slice.
+    @inline(__always) func sliceParts(_ v: Value) -> (parent: StringCell, offset: Int)? {
+        let cell = v.asCell
+        guard header(cell).pointee.kind == .rope else { return nil }
+        let r = RopeCell(cell)
+        return r.isSlice ? (StringCell(r.left!), r.sliceOffset) : nil
+    }
     @inline(__always) func stringIs16Bit(_ v: Value) -> Bool { header(v.asCell).pointee.flags & StringFlags.is16Bit != 0 }
 
     /// The flat string for a string value (flattening a rope in place, once).
@@ -258,6 +281,16 @@ public final class Runtime {
         let cell = v.asCell
         if header(cell).pointee.kind == .string { return StringCell(cell) }
         let rope = RopeCell(cell)
+        if rope.isSlice {
+            heap.pushRoot(v)
+            defer { heap.popRoots(1) }
+            let n = rope.length
+            let out = try allocateLatin1(length: n)
+            out.latin1.update(from: StringCell(rope.left!).latin1 + rope.sliceOffset, count: n)
+            rope.left = out.cell
+            header(cell).pointee.flags &= ~StringFlags.isSlice
+            return out
+        }
         if rope.right == nil, let flat = rope.left { return StringCell(flat) }
         let n = rope.length
         let wide = rope.is16Bit
@@ -281,6 +314,15 @@ public final class Runtime {
                 continue
             }
             let r = RopeCell(c)
+            if r.isSlice {
+                // Latin-1 units of the parent, from the slice's offset.
+                let src = StringCell(r.left!).latin1 + r.sliceOffset
+                let len = r.length
+                if wide { for i in 0..<len { out.utf16[pos + i] = UInt16(src[i]) } }
+                else { (out.latin1 + pos).update(from: src, count: len) }
+                pos += len
+                continue
+            }
             if r.right == nil, let flat = r.left { stack.append(flat); continue }
             if let right = r.right { stack.append(right) }
             if let left = r.left { stack.append(left) }
@@ -346,7 +388,14 @@ public final class Runtime {
 
     /// Extra tracing/finalization for kinds whose words hold Swift-side state (maps, sets, ...).
     var kindTraceHooks = [((JSObject, inout Heap.Marker) -> Void)?](repeating: nil, count: 256)
-    var kindFinalizeHooks = [((JSObject) -> Void)?](repeating: nil, count: 256)
+    var kindFinalizeHooks = [((JSObject) -> Void)?](repeating: nil, count: 256) {
+        didSet {
+            for (k, hook) in kindFinalizeHooks.enumerated() where hook != nil && k < 64 {
+                heap.finalizeAlways |= 1 << UInt64(k)
+            }
+        }
+    }
+    static func kindBit(_ kind: CellKind) -> UInt64 { 1 << UInt64(kind.rawValue) }
 
     /// Installed by the interpreter: calls a function value.
     public var callHook: ((Value, Value, UnsafeBufferPointer<Value>) throws(JSException) -> Value)?

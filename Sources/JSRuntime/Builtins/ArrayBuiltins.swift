@@ -570,6 +570,7 @@ extension Runtime {
         }
         try method(proto, "shift", 0) { rt, this, _, _ throws(JSException) in
             let o = try rt.thisObject(this, "Array.prototype.shift")
+            if let first = rt.shiftDense(o) { return first }
             let len = try rt.lengthOf(o)
             if len == 0 { try rt.setLengthOrThrow(o, 0); return .undefined }
             let first = try rt.getIndex(o, 0)

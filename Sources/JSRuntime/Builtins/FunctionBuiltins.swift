@@ -55,6 +55,26 @@ extension Runtime {
 
     /// The elements of an array or untouched arguments object when they are exactly its
     /// argument list (no holes, nothing sparse): valid while the object is unchanged.
+    /// Array.prototype.shift on an ordinary array whose elements are all present, dense,
+    /// writable and configurable, with a writable length: every step of the spec's loop
+    /// (Get, Set, the final DeletePropertyOrThrow and Set of length) is a move in the
+    /// dense storage, so one memmove does them (a queue emptied by `shift()` stops being
+    /// quadratic in property operations). Nil when any condition fails.
+    func shiftDense(_ o: JSObject) -> Value? {
+        guard o.kind == .array,
+              o.flags & (ObjectFlags.sparseElements | ObjectFlags.elementsReadOnly | ArrayFlags.lengthReadOnly) == 0,
+              let e = o.elements else { return nil }
+        let len = Int(o.arrayLength)
+        guard len > 0, o.elementsLength == len else { return nil }
+        for i in 0..<len where e[i].isEmpty { return nil }
+        let first = e[0]
+        UnsafeMutableRawPointer(e).copyMemory(from: UnsafeRawPointer(e + 1), byteCount: (len - 1) * MemoryLayout<Value>.stride)
+        e[len - 1] = .empty
+        o.elementsLength = len - 1
+        o.arrayLength = UInt32(len - 1)
+        return first
+    }
+
     func denseElements(_ o: JSObject) -> UnsafeBufferPointer<Value>? {
         guard o.flags & ObjectFlags.sparseElements == 0 else { return nil }
         let n: Int
@@ -214,6 +234,8 @@ extension Runtime {
             let rest = args.count > 1 ? UnsafeBufferPointer(rebasing: args[1...]) : UnsafeBufferPointer(start: nil, count: 0)
             return try rt.callFunction(this, this: rt.arg(args, 0), rest)
         }
+        functionCallBits = Value(cell: realm.functionCall!.cell).bits
+        functionApplyBits = Value(cell: realm.functionApply!.cell).bits
         try method(proto, "toString", 0) { rt, this, _, _ throws(JSException) in
             guard rt.isCallable(this) else { throw try rt.typeError("Function.prototype.toString requires that 'this' be a Function") }
             let o = JSObject(this)

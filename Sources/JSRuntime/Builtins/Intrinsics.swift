@@ -24,6 +24,7 @@ extension Runtime {
         realm.arrayPrototype = arrayProto
         realm.arrayShape = try makeRootShape(prototype: Value(cell: arrayProto.cell))
         realm.global = try newObject()
+        globalCell = realm.global.cell
         realm.stringPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
         realm.stringPrototype.setExtraValue(1, try makeString(""))
         realm.numberPrototype = try allocateObject(.boxedPrimitive, shape: try makeRootShape(prototype: Value(cell: objectProto.cell)))
@@ -36,8 +37,8 @@ extension Runtime {
         realm.arrayIteratorPrototype = try newObject(prototype: realm.iteratorPrototype)
 
         callHook = { [unowned self] f, this, args throws(JSException) in try self.callFunction(f, this: this, args) }
-        toPrimitiveHook = { [unowned self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
-        makeErrorHook = { [unowned self] type, message throws(JSException) in try self.newError(type, message) }
+        toPrimitiveHook = { [unowned(unsafe) self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
+        makeErrorHook = { [unowned(unsafe) self] type, message throws(JSException) in try self.newError(type, message) }
 
         try makeWellKnownSymbols()
         let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
@@ -77,9 +78,11 @@ extension Runtime {
     /// OrdinaryToPrimitive (`objectToPrimitive` in SymbolBuiltins.swift checks @@toPrimitive first).
     func ordinaryToPrimitive(_ v: Value, _ hint: PreferredType) throws(JSException) -> Value {
         let o = JSObject(v)
-        let order = hint == .string ? ["toString", "valueOf"] : ["valueOf", "toString"]
-        for name in order {
-            let f = try get(o, key(name), receiver: v)
+        for i in 0..<2 {
+            // toString then valueOf for a string hint, else valueOf then toString (static
+            // atoms: no array or Swift-string lookups per conversion).
+            let k = (hint == .string) == (i == 0) ? key(static: "toString") : key(static: "valueOf")
+            let f = try get(o, k, receiver: v)
             if isCallable(f) {
                 let r = try callFunction(f, this: v, UnsafeBufferPointer(start: nil, count: 0))
                 if !isObject(r) { return r }

@@ -69,6 +69,7 @@ extension Runtime {
 
     /// `constructor.prototype`: an own data property is read straight from its slot.
     func prototypeProperty(_ c: JSObject) throws(JSException) -> Value {
+        if c.shape == plainFunctionShape { return c.slot(2) }
         if let e = ShapeCell(c.shape).lookup(PropertyKey(cell: atom(static: "prototype"))), !e.attributes.contains(.accessor) {
             return c.slot(e.slot)
         }

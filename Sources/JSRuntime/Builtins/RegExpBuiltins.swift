@@ -94,6 +94,15 @@ extension Runtime {
 
     /// RegExpAlloc(newTarget).
     func rxAlloc(_ newTarget: Value) throws(JSException) -> JSObject {
+        if newTarget.isUndefined, let shape = realm.regexpInstanceShape {
+            // The realm's instance shape: lastIndex (0) is its one property.
+            let o = try allocateObject(.regexp, shape: shape)
+            o.setWord(0, 0)
+            o.setExtraValue(1, .undefined)
+            o.setExtraValue(2, .undefined)
+            o.setSlot(realm.regexpLastIndexSlot, Value(int32: 0))
+            return o
+        }
         var proto = Value(cell: realm.regexpPrototype.cell)
         if isObject(newTarget) && newTarget.bits != Value(cell: realm.regexpConstructor.cell).bits {
             let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
@@ -144,7 +153,31 @@ extension Runtime {
         return Value(cell: o.cell)
     }
 
-    /// The `newRegExp` instruction: a new RegExp from the literal at (code, constant index).
+    /// The `newRegExp` instruction: a new RegExp from the literal at (code, constant index),
+    /// from the site's entry in `data` after the first evaluation.
+    func newRegExpLiteral(_ data: CodeData, _ patternIndex: Int, _ flagsIndex: Int) throws(JSException) -> Value {
+        if let sites = data.regexpSites, let program = sites[patternIndex].program {
+            let o = try rxAlloc(.undefined)
+            o.setWord(0, UInt64(UInt(bitPattern: program.retain().toOpaque())))
+            o.setExtraValue(1, sites[patternIndex].pattern)
+            o.setExtraValue(2, sites[patternIndex].flags)
+            return Value(cell: o.cell)
+        }
+        let r = try newRegExpLiteral(data.code, patternIndex, flagsIndex)
+        let o = JSObject(r)
+        if let program = rxProgram(o), patternIndex < data.constantCount {
+            if data.regexpSites == nil {
+                let sites = UnsafeMutablePointer<RegExpLiteralSite>.allocate(capacity: data.constantCount)
+                sites.initialize(repeating: RegExpLiteralSite(), count: data.constantCount)
+                data.regexpSites = sites
+            }
+            data.regexpSites![patternIndex] = RegExpLiteralSite(program: Unmanaged.passRetained(program),
+                                                                pattern: o.extraValue(1), flags: o.extraValue(2))
+        }
+        return r
+    }
+
+    /// A new RegExp from the literal at (code, constant index) through the realm's site cache.
     func newRegExpLiteral(_ code: CodeBlock, _ patternIndex: Int, _ flagsIndex: Int) throws(JSException) -> Value {
         let site = RegExpSiteKey(code: ObjectIdentifier(code), index: patternIndex)
         if let entry = realm.regexpSiteCache[site], let program = entry.program as? RegExpProgram {
@@ -252,6 +285,11 @@ extension Runtime {
     /// RegExpBuiltinExec(R, S).
     func rxBuiltinExec(_ r: JSObject, _ sv: Value) throws(JSException) -> Value {
         guard let program = rxProgram(r) else { throw try typeError("RegExp.prototype.exec called on incompatible receiver") }
+        if let (parent, offset) = sliceParts(sv) {
+            // A slice is matched in place (its units are Latin-1 units of the parent).
+            guard try rxBuiltinMatch(r, program, parent, base: offset, count: stringLength(sv)) else { return .null }
+            return try rxMakeResult(program, parent, sv, realm.regexpScratch.captures, base: offset)
+        }
         let s = try flatten(sv)
         guard try rxBuiltinMatch(r, program, s) else { return .null }
         // The result is built before any other match can reuse the scratch captures.
@@ -259,7 +297,10 @@ extension Runtime {
     }
 
     /// The match result array of RegExpBuiltinExec.
-    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: UnsafePointer<Int>) throws(JSException) -> Value {
+    /// `base`: where the subject `sv` starts in `s` (a slice of `s`; the captures are
+    /// relative to `sv`).
+    func rxMakeResult(_ program: RegExpProgram, _ s: StringCell, _ sv: Value, _ caps: UnsafePointer<Int>,
+                      base: Int = 0) throws(JSException) -> Value {
         let n = program.groupCount
         if let shape = realm.regexpResultShape {
             // The shape every result array gets: index, input, groups in slots 0, 1, 2.
@@ -271,7 +312,7 @@ extension Runtime {
             a.setSlot(1, sv)
             try a.ensureElementsCapacity(n, self)
             for i in 0..<n {
-                let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
+                let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, base + caps[2 * i], base + caps[2 * i + 1]) : .undefined
                 a.elements![i] = v
                 a.elementsLength = i + 1
                 a.arrayLength = UInt32(i + 1)
@@ -286,7 +327,7 @@ extension Runtime {
         try createDataProperty(a, rxKey(.index), Value(caps[0]))
         try createDataProperty(a, rxKey(.input), sv)
         for i in 0..<n {
-            let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, caps[2 * i], caps[2 * i + 1]) : .undefined
+            let v: Value = caps[2 * i] >= 0 ? try rxSubstring(s, base + caps[2 * i], base + caps[2 * i + 1]) : .undefined
             try createDataProperty(a, .index(UInt32(i)), v)
         }
         try createDataProperty(a, rxKey(.groups), .undefined)
@@ -491,6 +532,9 @@ extension Runtime {
             let exec = try rt.get(r, rt.rxKey(.exec), receiver: this)
             if exec.bits == rt.realm.regexpExecFunction.bits || !rt.isCallable(exec) {
                 guard let program = rt.rxProgram(r) else { throw try rt.typeError("RegExp.prototype.exec called on incompatible receiver") }
+                if let (parent, offset) = rt.sliceParts(s) {
+                    return Value(try rt.rxBuiltinMatch(r, program, parent, base: offset, count: rt.stringLength(s)))
+                }
                 return Value(try rt.rxBuiltinMatch(r, program, try rt.flatten(s)))
             }
             let result = try rt.call(exec, this: this, s)
@@ -538,6 +582,12 @@ extension Runtime {
         try getter(proto, "flags") { rt, this, _, _ throws(JSException) in
             let r = try rt.rxThisObject(this, "flags")
             var out: [UInt16] = []
+            if rt.rxIsPristine(r) {
+                // Every flag getter is the original: the flags of [[OriginalFlags]], in order.
+                let f = try rt.flatten(r.extraValue(2))
+                for (_, letter) in flagGetters where (0..<f.length).contains(where: { f[$0] == letter }) { out.append(letter) }
+                return try rt.makeString(out)
+            }
             for (name, letter) in flagGetters {
                 if rt.toBoolean(try rt.get(r, rt.key(name), receiver: this)) { out.append(letter) }
             }

@@ -150,14 +150,17 @@ extension Runtime {
 
     /// Runs `program` over `s` from `from`; on a match the captures are in
     /// `realm.regexpScratch.captures` until the next match.
+    /// With `base`/`count`, the subject is the `count` units of `s` from `base` (a slice;
+    /// Latin-1) and the captures are relative to it.
     @inline(__always)
-    func rxRun(_ program: RegExpProgram, _ s: StringCell, _ from: Int) throws(JSException) -> Bool {
-        if measureRegExpTime { return try rxRunTimed(program, s, from) }
+    func rxRun(_ program: RegExpProgram, _ s: StringCell, _ from: Int, base: Int = 0, count: Int? = nil) throws(JSException) -> Bool {
+        if measureRegExpTime { return try rxRunTimed(program, s, from, base: base, count: count) }
         do {
             if s.is16Bit {
                 return try program.exec(UnsafeBufferPointer(start: s.utf16, count: s.length), from: from, scratch: realm.regexpScratch)
             }
-            return try program.exec(latin1: UnsafeBufferPointer(start: s.latin1, count: s.length), from: from, scratch: realm.regexpScratch)
+            return try program.exec(latin1: UnsafeBufferPointer(start: s.latin1 + base, count: count ?? s.length), from: from,
+                                    scratch: realm.regexpScratch)
         } catch {
             throw try rangeError("Maximum regular expression backtracking depth exceeded")
         }
@@ -165,7 +168,7 @@ extension Runtime {
 
     /// `rxRun`, timed into `regexpNanoseconds` (`--stats`).
     @inline(never)
-    func rxRunTimed(_ program: RegExpProgram, _ s: StringCell, _ from: Int) throws(JSException) -> Bool {
+    func rxRunTimed(_ program: RegExpProgram, _ s: StringCell, _ from: Int, base: Int, count: Int?) throws(JSException) -> Bool {
         measureRegExpTime = false
         let start = Heap.monotonicNanoseconds()
         defer {
@@ -173,7 +176,7 @@ extension Runtime {
             regexpMatches &+= 1
             measureRegExpTime = true
         }
-        return try rxRun(program, s, from)
+        return try rxRun(program, s, from, base: base, count: count)
     }
 
     /// ToLength(lastIndex) of `r`, read from its slot when `r` has the instance shape.
@@ -198,7 +201,8 @@ extension Runtime {
 
     /// RegExpBuiltinExec(R, S) up to the match: reads and updates `lastIndex` as the spec
     /// does; on a match the captures are in `realm.regexpScratch.captures`.
-    func rxBuiltinMatch(_ r: JSObject, _ program: RegExpProgram, _ s: StringCell) throws(JSException) -> Bool {
+    func rxBuiltinMatch(_ r: JSObject, _ program: RegExpProgram, _ s: StringCell, base: Int = 0, count: Int? = nil) throws(JSException) -> Bool {
+        let length = count ?? s.length
         // 4. Let lastIndex be ℝ(? ToLength(? Get(R, "lastIndex"))).
         var lastIndex = try rxReadLastIndex(r)
         let flags = program.flags
@@ -206,11 +210,11 @@ extension Runtime {
         // 7. If global is false and sticky is false, set lastIndex to 0.
         if !globalOrSticky { lastIndex = 0 }
         // 13.a. If lastIndex > length, then fail.
-        if lastIndex > s.length {
+        if lastIndex > length {
             if globalOrSticky { try rxWriteLastIndex(r, 0) }
             return false
         }
-        guard try rxRun(program, s, lastIndex) else {
+        guard try rxRun(program, s, lastIndex, base: base, count: length) else {
             if globalOrSticky { try rxWriteLastIndex(r, 0) }
             return false
         }

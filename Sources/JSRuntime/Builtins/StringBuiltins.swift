@@ -47,6 +47,16 @@ extension Runtime {
         if n == 1 { return try singleCharString(s[from]) }
         heap.pushRoot(Value(cell: s.cell))
         defer { heap.popRoots(1) }
+        if !s.is16Bit && n >= Runtime.minimumSliceLength {
+            // A slice: the units stay in `s`.
+            let cell = try allocate(.rope, size: 32)
+            header(cell).pointee.aux = UInt32(n)
+            header(cell).pointee.flags = StringFlags.isSlice
+            let r = RopeCell(cell)
+            r.left = s.cell
+            r.sliceOffset = from
+            return Value(cell: cell)
+        }
         if !s.is16Bit {
             let r = try allocateLatin1(length: n)
             r.latin1.update(from: s.latin1 + from, count: n)
@@ -62,6 +72,19 @@ extension Runtime {
         let r = try allocateUTF16(length: n)
         r.utf16.update(from: s.utf16 + from, count: n)
         return Value(cell: r.cell)
+    }
+
+    /// Substrings this long or longer of a Latin-1 string are slices (no copy).
+    static let minimumSliceLength = 256
+
+    /// The substring [from, to) of the string value `sv`; a slice of a slice is a slice of
+    /// its parent (no flattening).
+    func substringOf(_ sv: Value, _ from: Int, _ to: Int) throws(JSException) -> Value {
+        if let (parent, offset) = sliceParts(sv) {
+            if from == 0 && to == stringLength(sv) { return sv }
+            return try substring(parent, offset + from, offset + max(from, to))
+        }
+        return try substring(try flatten(sv), from, to)
     }
 
     /// StringIndexOf(s, t, from): the first index >= from where t occurs, or -1.
@@ -501,7 +524,7 @@ extension Runtime {
             let len = rt.stringLength(sv)
             let lo = try rt.relativeIndex(rt.arg(args, 0), len, 0)
             let hi = try rt.relativeIndex(rt.arg(args, 1), len, len)
-            return try rt.substring(try rt.flatten(sv), lo, max(lo, hi))
+            return try rt.substringOf(sv, lo, max(lo, hi))
         }
         try method(proto, "substring", 2) { rt, this, args, _ throws(JSException) in
             let sv = try rt.thisString(this, "substring")
@@ -511,7 +534,7 @@ extension Runtime {
             let a = min(max(try rt.toIntegerOrInfinityFast(rt.arg(args, 0)), 0), n)
             let endArg = rt.arg(args, 1)
             let b = endArg.isUndefined ? n : min(max(try rt.toIntegerOrInfinityFast(endArg), 0), n)
-            return try rt.substring(try rt.flatten(sv), Int(min(a, b)), Int(max(a, b)))
+            return try rt.substringOf(sv, Int(min(a, b)), Int(max(a, b)))
         }
         try method(proto, "substr", 2) { rt, this, args, _ throws(JSException) in
             let sv = try rt.thisString(this, "substr")
@@ -524,7 +547,7 @@ extension Runtime {
             let length = lenArg.isUndefined ? size : try rt.toIntegerOrInfinityFast(lenArg)
             let end = min(start + length, size)
             if start >= end { return Value(cell: rt.atom(static: "")) }
-            return try rt.substring(try rt.flatten(sv), Int(start), Int(end))
+            return try rt.substringOf(sv, Int(start), Int(end))
         }
         for (name, upper) in [("toUpperCase", true), ("toLowerCase", false), ("toLocaleUpperCase", true), ("toLocaleLowerCase", false)] {
             try method(proto, name, 0) { rt, this, _, _ throws(JSException) in

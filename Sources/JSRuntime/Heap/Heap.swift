@@ -56,6 +56,12 @@ public struct CellHeader {
     cell.assumingMemoryBound(to: CellHeader.self)
 }
 
+/// Is `cell` past the string and symbol kinds (an object, shape, environment, ...: a
+/// cell with a shape word)? One byte compare (`CellKind.rawValue` is not always inlined).
+@inline(__always) func isPastSymbolKind(_ cell: UnsafeMutableRawPointer) -> Bool {
+    cell.load(as: UInt8.self) > unsafeBitCast(CellKind.symbol, to: UInt8.self)
+}
+
 /// Fatal condition in the heap: out of memory (the interpreter turns it into a JS error).
 public struct OutOfMemory: Error {}
 
@@ -135,6 +141,11 @@ public final class Heap {
     /// (`Runtime.markCodeData`). Called directly, not through closures: a closure call per
     /// cell costs a retain and release of its context (~15 % of a sweep).
     var owner: Unmanaged<Runtime>?
+    /// Kinds (bit `1 << rawValue`) whose dead cells always go to `Runtime.finalize`.
+    var finalizeAlways: UInt64 = 0
+    /// Object kinds whose dead cells go to `Runtime.finalize` when they hold out-of-line slots or
+    /// elements (`ObjectLayout`); most dead objects hold neither, and skip the call.
+    var finalizeIfStorage: UInt64 = 0
     /// Called after marking, before sweeping (weak tables drop dead entries).
     var weakProcessors: [() -> Void] = []
 
@@ -460,6 +471,16 @@ public final class Heap {
         return max(Heap.keptEmptyBlocks, gcThreshold / Heap.blockSize)
     }
 
+    /// Does the dead `cell` of `kind` need the finalizer?
+    @inline(__always)
+    func needsFinalizer(_ cell: UnsafeMutableRawPointer, _ kind: CellKind) -> Bool {
+        let bit = UInt64(1) << UInt64(unsafeBitCast(kind, to: UInt8.self) & 63)
+        if finalizeAlways & bit != 0 { return true }
+        return finalizeIfStorage & bit != 0
+            && (cell.load(fromByteOffset: ObjectLayout.outOfLineSlots, as: UInt.self)
+                | cell.load(fromByteOffset: ObjectLayout.elements, as: UInt.self)) != 0
+    }
+
     func sweep() {
         var live = 0
         let owner = self.owner
@@ -484,7 +505,7 @@ public final class Heap {
                         i -= 1
                         continue
                     }
-                    owner?._withUnsafeGuaranteedRef { $0.finalize(cell) }
+                    if needsFinalizer(cell, h.pointee.kind) { owner?._withUnsafeGuaranteedRef { $0.finalize(cell) } }
                     h.pointee = CellHeader(kind: .free, marked: 0, flags: 0, aux: 0)
                 }
                 cell.storeBytes(of: head, toByteOffset: 8, as: UnsafeMutableRawPointer?.self)
@@ -518,7 +539,7 @@ public final class Heap {
         }
         for addr in dead {
             let cell = UnsafeMutableRawPointer(bitPattern: addr)!
-            owner?._withUnsafeGuaranteedRef { $0.finalize(cell) }
+            if needsFinalizer(cell, header(cell).pointee.kind) { owner?._withUnsafeGuaranteedRef { $0.finalize(cell) } }
             committedBytes -= largeCells.removeValue(forKey: addr)!
             free(cell)
         }

@@ -16,13 +16,13 @@ struct FrameStack: Sequence {
 
     var last: Frame? { count == 0 ? nil : storage[count - 1] }
 
-    mutating func append(_ f: Frame) {
+    @inline(__always) mutating func append(_ f: Frame) {
         precondition(count < FrameStack.capacity, "frame stack overflow")
         (storage + count).initialize(to: f)
         count += 1
     }
 
-    mutating func removeLast() {
+    @inline(__always) mutating func removeLast() {
         count -= 1
     }
 

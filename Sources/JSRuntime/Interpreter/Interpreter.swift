@@ -7,6 +7,16 @@
 import JSSyntax
 import JSBytecode
 import JSBytecompiler
+import JSRegExp
+
+/// A regular-expression literal site of a code block: its program (retained) and the
+/// source and flags strings, made at its first evaluation; later evaluations only
+/// allocate the object.
+struct RegExpLiteralSite {
+    var program: Unmanaged<RegExpProgram>?
+    var pattern = Value.undefined
+    var flags = Value.undefined
+}
 
 /// Per-code-block runtime data: instructions, materialized constants, atoms, caches.
 final class CodeData {
@@ -19,6 +29,13 @@ final class CodeData {
     var nameValue = Value.empty
     let constantCount: Int
     let atomCount: Int
+    /// Copies of the code block's frame facts, read by every call (`pushFrame`) from this
+    /// object, which the call has just loaded, instead of from the code block.
+    let parameterCount: Int
+    let registerCount: Int
+    let functionEnvironmentSize: Int
+    let kind: FunctionKind
+    let isStrict: Bool
     /// Decoded environment layouts by tag (see Eval.swift).
     var layouts: [Int: ScopeLayout] = [:]
     /// The collection that last found it in use (`Runtime.markCodeData`); code nothing
@@ -32,6 +49,9 @@ final class CodeData {
     var jitState = JITState.interpreted
     var jitEntry: JITEntry?
     var jitBody: JITBody?
+    /// Regular-expression literal sites by pattern constant index (allocated at the first
+    /// `newRegExp`; nil entries until evaluated).
+    var regexpSites: UnsafeMutablePointer<RegExpLiteralSite>?
 
     init(code: CodeBlock) {
         self.code = code
@@ -48,6 +68,11 @@ final class CodeData {
         atoms.initialize(repeating: nil, count: max(atomCount, 1))
         caches = .allocate(capacity: max(code.inlineCacheCount, 1))
         caches.initialize(repeating: InlineCache(), count: max(code.inlineCacheCount, 1))
+        parameterCount = code.parameterCount
+        registerCount = code.registerCount
+        functionEnvironmentSize = code.functionEnvironmentSize
+        kind = code.kind
+        isStrict = code.isStrict
     }
 
     deinit {
@@ -55,12 +80,19 @@ final class CodeData {
         constants.deallocate()
         atoms.deallocate()
         caches.deallocate()
+        if let sites = regexpSites {
+            for i in 0..<max(constantCount, 1) { sites[i].program?.release() }
+            sites.deallocate()
+        }
     }
 
     func mark(_ m: inout Heap.Marker) {
         m.mark(constants, count: constantCount)
         for i in 0..<atomCount { m.mark(cell: atoms[i]) }
         m.mark(nameValue)
+        if let sites = regexpSites {
+            for i in 0..<constantCount where sites[i].program != nil { m.mark(sites[i].pattern); m.mark(sites[i].flags) }
+        }
         for i in 0..<code.inlineCacheCount {
             m.mark(cell: caches[i].shape); m.mark(cell: caches[i].newShape)
             if caches[i].holder != Runtime.lexicalHolder { m.mark(cell: caches[i].holder) }
@@ -222,7 +254,7 @@ extension Runtime {
             nativeDepth += 1
             defer { nativeDepth -= 1 }
             nativeCallee = f
-            return try natives[Int(o.word(0))](self, this, args, newTarget)
+            return try natives.call(Int(o.word(0)), self, this, args, newTarget)
         case .function:
             if nativeDepth >= Runtime.maxNativeDepth { throw try rangeError("Maximum call stack size exceeded") }
             nativeDepth += 1
@@ -248,7 +280,7 @@ extension Runtime {
         case .function:
             let code = functionCodeData(o).code
             if code.isDefaultDerivedConstructor { return try defaultDerivedConstruct(o, args, newTarget: newTarget) }
-            let thisValue = try constructThis(o, code, newTarget: newTarget)
+            let thisValue = try constructThis(o, code.kind, newTarget: newTarget)
             return try callFunction(f, this: thisValue, args, newTarget: newTarget)
         case .nativeFunction, .boundFunction:
             return try callFunction(f, this: .undefined, args, newTarget: newTarget)
@@ -259,10 +291,11 @@ extension Runtime {
 
     /// The initial `this` of [[Construct]]: a new object (fields initialized) or, in a
     /// derived constructor, uninitialized until super() returns.
-    func constructThis(_ f: JSObject, _ code: CodeBlock, newTarget: Value) throws(JSException) -> Value {
-        if code.kind == .derivedConstructor { return .empty }
+    /// `kind` is the constructor's `CodeBlock.kind` (a value: no reference held across the call).
+    func constructThis(_ f: JSObject, _ kind: FunctionKind, newTarget: Value) throws(JSException) -> Value {
+        if kind == .derivedConstructor { return .empty }
         let obj = try ordinaryCreateFromConstructor(newTarget)
-        if code.kind == .classConstructor {
+        if kind == .classConstructor {
             heap.pushRoot(Value(cell: obj.cell))
             defer { heap.popRoots(1) }
             try initializeFields(f, Value(cell: obj.cell))
@@ -327,12 +360,11 @@ extension Runtime {
     func pushFrame(function o: JSObject, this: Value, args: UnsafeBufferPointer<Value>, base: UnsafeMutablePointer<Value>,
                    returnRegister: Int, newTarget: Value) throws(JSException) {
         unowned(unsafe) let data = functionCodeData(o)
-        unowned(unsafe) let code = data.code
         if o.flags & ObjectFlags.classConstructor != 0 && newTarget.isUndefined {
-            throw try typeError("Class constructor \(code.name) cannot be invoked without 'new'")
+            throw try typeError("Class constructor \(data.code.name) cannot be invoked without 'new'")
         }
-        let p = code.parameterCount
-        let r = code.registerCount
+        let p = data.parameterCount
+        let r = data.registerCount
         let overflow = max(0, args.count - p)
         let top = base + r + overflow
         if top >= registers + Runtime.registerFileSize || frames.count >= FrameStack.capacity - 1 {
@@ -348,7 +380,8 @@ extension Runtime {
         var thisValue = this
         var newTargetValue = newTarget
         var home = Value.undefined
-        if code.kind == .arrow {
+        let kind = data.kind
+        if kind == .arrow {
             // Lexical this/new.target/home object captured at closure creation.
             if o.word(2) != 0, let ctx = UnsafeMutableRawPointer(bitPattern: UInt(o.word(2))),
                header(ctx).pointee.kind == .environment {
@@ -359,20 +392,20 @@ extension Runtime {
         } else {
             if o.word(2) != 0 { home = o.extraValue(2) }
         }
-        if code.kind != .arrow && !code.isStrict {
+        if kind != .arrow && !data.isStrict {
             if this.isNullish { thisValue = Value(cell: realm.global.cell) }
             else if !isObject(this) { thisValue = Value(cell: try toObject(this).cell) }
         }
         var env = UnsafeMutableRawPointer(bitPattern: UInt(o.word(1)))
-        if code.functionEnvironmentSize > 0 {
-            let e = try makeEnvironment(parent: env, count: code.functionEnvironmentSize)
+        if data.functionEnvironmentSize > 0 {
+            let e = try makeEnvironment(parent: env, count: data.functionEnvironmentSize)
             e.layout = data.layoutWord(Runtime.functionLayoutTag)
             env = e.cell
         }
         frames.append(Frame(data: Unmanaged.passUnretained(data), pc: 0, base: base, top: top, argc: args.count,
                             this: thisValue, callee: Value(cell: o.cell), newTarget: newTargetValue,
                             env: env, envDepth: 0, returnRegister: returnRegister,
-                            isConstruct: !newTarget.isUndefined && code.kind != .arrow, exception: .undefined, home: home))
+                            isConstruct: !newTarget.isUndefined && kind != .arrow, exception: .undefined, home: home))
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
@@ -470,6 +503,7 @@ extension Runtime {
         precondition(ShapeCell(s).lookup(PropertyKey(cell: atom(static: "name")))?.slot == 1)
         closureShapes.set(cacheKey, UInt64(UInt(bitPattern: s)))
         closureShapeList.append(s)
+        if withPrototype && root == realm.functionShape { plainFunctionShape = s }
         return s
     }
 

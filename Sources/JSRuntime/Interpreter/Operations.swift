@@ -130,16 +130,18 @@ extension Runtime {
     }
 
     func typeOf(_ v: Value) throws(JSException) -> Value {
-        let name: String
-        if v.isNumber { name = "number" }
-        else if v.isUndefined { name = "undefined" }
-        else if v.isNull { name = "object" }
-        else if v.isBool { name = "boolean" }
-        else if isString(v) { name = "string" }
-        else if isSymbol(v) { name = "symbol" }
-        else if isCallable(v) { name = "function" }
-        else { name = "object" }
-        return Value(cell: atom(name))
+        // Static atoms (a pointer-keyed lookup), not atom(String) (hashing a Swift string
+        // in a dictionary at every `typeof`).
+        let a: UnsafeMutableRawPointer
+        if v.isNumber { a = atom(static: "number") }
+        else if v.isUndefined { a = atom(static: "undefined") }
+        else if v.isNull { a = atom(static: "object") }
+        else if v.isBool { a = atom(static: "boolean") }
+        else if isString(v) { a = atom(static: "string") }
+        else if isSymbol(v) { a = atom(static: "symbol") }
+        else if isCallable(v) { a = atom(static: "function") }
+        else { a = atom(static: "object") }
+        return Value(cell: a)
     }
 
     public func isCallable(_ v: Value) -> Bool {
@@ -156,6 +158,19 @@ extension Runtime {
         // A plain function that inherits %Function.prototype%[@@hasInstance] (non-writable,
         // non-configurable, so always the intrinsic): OrdinaryHasInstance without the lookup.
         let t = JSObject(target)
+        if t.shape == plainFunctionShape {
+            // OrdinaryHasInstance with the prototype from its slot.
+            guard isObject(v) else { return false }
+            let proto = t.slot(2)
+            if isObject(proto) {
+                var o = JSObject(v).prototype
+                while o.isCell {
+                    if o.bits == proto.bits { return true }
+                    o = JSObject(o).prototype
+                }
+                return false
+            }
+        }
         if t.kind == .function && t.prototype.bits == Value(cell: realm.functionPrototype.cell).bits
             && ShapeCell(t.shape).lookup(PropertyKey(cell: wellKnown.hasInstance.asCell)) == nil {
             return try ordinaryHasInstance(target, v)
@@ -319,7 +334,7 @@ extension Runtime {
                 }
                 if attempt == 1 { break }
                 // Loads and stores of the same key share the table; a store's key has bit 0 set.
-                sharedKey = UInt64(UInt(bitPattern: try atom(dataRef.takeUnretainedValue(), atomIndex))) | 1
+                sharedKey = UInt64(UInt(bitPattern: try cachedAtom(dataRef, atomIndex))) | 1
                 let entry = sharedCacheEntry(shape, sharedKey)
                 shared = entry
                 if entry.pointee.key == sharedKey && entry.pointee.cache.shape == shape {
@@ -328,8 +343,8 @@ extension Runtime {
                     break
                 }
             }
-            let data = dataRef.takeUnretainedValue()
-            let k = PropertyKey(cell: try atom(data, atomIndex))
+            unowned(unsafe) let data = dataRef.takeUnretainedValue()
+            let k = PropertyKey(cell: try cachedAtom(dataRef, atomIndex))
             if !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
                 if let entry = ShapeCell(shape).lookup(k) {
                     if entry.attributes == .all || entry.attributes == [.writable, .enumerable, .configurable] {
@@ -365,6 +380,33 @@ extension Runtime {
         if !ok && strict { throw try typeError("Cannot create property '\(try atomString(data, atomIndex))' on primitive") }
     }
 
+    /// `o[key]` with an atom key that is not an array index (`obj[name]` with names from
+    /// `for-in`, `Object.keys` or string constants): the data property through the shared
+    /// property cache, as `getNamed` finds it (getElem has no site cache); nil otherwise.
+    @inline(__always)
+    func getElementByAtom(_ o: JSObject, _ keyValue: Value) -> Value? {
+        guard keyValue.isCell else { return nil }
+        let a = keyValue.asCell
+        guard header(a).pointee.kind == .string, header(a).pointee.flags & StringFlags.isAtom != 0 else { return nil }
+        let s = StringCell(a)
+        // Index keys ("0", "12") are elements; no index starts with anything but a digit.
+        guard s.length > 0, !(s[0] >= 0x30 && s[0] <= 0x39), a != lengthAtom else { return nil }
+        let shape = o.shape
+        let sharedKey = UInt64(UInt(bitPattern: a))
+        let shared = sharedCacheEntry(shape, sharedKey)
+        if shared.pointee.key == sharedKey && shared.pointee.cache.shape == shape {
+            if let holder = shared.pointee.cache.holder {
+                if shared.pointee.cache.epoch == protoEpoch { return JSObject(holder).slot(Int(shared.pointee.cache.slot)) }
+            } else {
+                return o.slot(Int(shared.pointee.cache.slot))
+            }
+        }
+        var cache = InlineCache()
+        guard let v = fillGetCache(o, PropertyKey(cell: a), &cache) else { return nil }
+        shared.pointee = SharedCacheEntry(key: sharedKey, cache: cache)
+        return v
+    }
+
     func getElement(_ base: Value, _ keyValue: Value) throws(JSException) -> Value {
         if isObject(base) {
             let o = JSObject(base)
@@ -376,6 +418,7 @@ extension Runtime {
                 }
                 return try get(o, .index(UInt32(i)), receiver: base)
             }
+            if let v = getElementByAtom(o, keyValue) { return v }
             return try get(o, try toPropertyKey(keyValue), receiver: base)
         }
         if base.isNullish {
@@ -584,21 +627,26 @@ extension Runtime {
 
     // MARK: - arguments
 
-    func makeArgumentsObject(_ values: JSObject, callee: Value, strict: Bool) throws(JSException) -> Value {
-        heap.pushRoot(Value(cell: values.cell))
-        defer { heap.popRoots(1) }
-        // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2.
-        let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict))
-        // Move the elements over.
-        a.elements = values.elements
-        a.elementsLength = values.elementsLength
-        a.elementsCapacity = values.elementsCapacity
-        values.elements = nil
-        values.elementsLength = 0
-        values.elementsCapacity = 0
-        a.setSlot(0, Value(a.elementsLength))
+    func makeArgumentsObject(_ fp: UnsafeMutablePointer<Frame>, parameterCount p: Int, registerCount: Int,
+                             strict: Bool) throws(JSException) -> Value {
+        // Born with its final shape: length, @@iterator, callee in slots 0, 1, 2; the
+        // arguments go straight into its elements (parameters, then the overflow ones
+        // past the frame's registers).
+        let n = fp.pointee.argc
+        // Up to 16 arguments live in the cell (no malloc, nothing to free).
+        let a = try allocateObject(.arguments, shape: try argumentsShape(strict: strict),
+                                   inlineElements: n <= 16 ? n : 0)
+        if n > 0 {
+            heap.pushRoot(Value(cell: a.cell))
+            defer { heap.popRoots(1) }
+            try a.ensureElementsCapacity(n, self)
+            let e = a.elements!, base = fp.pointee.base
+            for i in 0..<n { e[i] = i < p ? base[i] : base[registerCount + i - p] }
+            a.elementsLength = n
+        }
+        a.setSlot(0, Value(n))
         a.setSlot(1, arrayValuesFunction)
-        a.setSlot(2, strict ? Value(cell: realm.strictArgumentsCallee!) : callee)
+        a.setSlot(2, strict ? Value(cell: realm.strictArgumentsCallee!) : fp.pointee.callee)
         return Value(cell: a.cell)
     }
 

@@ -62,13 +62,12 @@ extension Runtime {
                        count argc: Int) -> (JSObject, Value, UnsafeBufferPointer<Value>)? {
         guard f.isCell && header(f.asCell).pointee.kind == .nativeFunction && thisValue.isCell
             && header(thisValue.asCell).pointee.kind == .function else { return nil }
-        unowned(unsafe) let realm = self.realm!
         let thisArg = argc > 0 ? args[0] : .undefined
-        if f.asCell == realm.functionCall?.cell {
+        if f.bits == functionCallBits {
             let rest = argc > 1 ? UnsafeBufferPointer(start: UnsafePointer(args + 1), count: argc - 1) : UnsafeBufferPointer(start: nil, count: 0)
             return (JSObject(thisValue), thisArg, rest)
         }
-        if f.asCell == realm.functionApply?.cell {
+        if f.bits == functionApplyBits {
             let list = argc > 1 ? args[1] : .undefined
             if list.isNullish { return (JSObject(thisValue), thisArg, UnsafeBufferPointer(start: nil, count: 0)) }
             if isObject(list), let elements = denseElements(JSObject(list)) { return (JSObject(thisValue), thisArg, elements) }
@@ -233,7 +232,32 @@ extension Runtime {
                 let op = Op.Binary(ins, pc)
                 r[op.dst] = Value(try relational(opcode, r[op.a], r[op.b]))
                 pc += Op.Binary.length
-            case .instanceOf: let op = Op.Binary(ins, pc); r[op.dst] = Value(try instanceOf(r[op.a], r[op.b])); pc += Op.Binary.length
+            case .instanceOf:
+                let op = Op.Binary(ins, pc)
+                let a = r[op.a], b = r[op.b]
+                // A plain function (prototype in slot 2, no own @@hasInstance): OrdinaryHasInstance
+                // inline. For JS values, "past the symbol kind" means "an object".
+                if b.isCell && isPastSymbolKind(b.asCell) && JSObject(b).shape == plainFunctionShape {
+                    let proto = JSObject(b).slot(2)
+                    if !(a.isCell && isPastSymbolKind(a.asCell)) {
+                        r[op.dst] = .false
+                        pc += Op.Binary.length
+                        continue
+                    }
+                    if proto.isCell && isPastSymbolKind(proto.asCell) {
+                        var o = JSObject(a).prototype
+                        var found = false
+                        while o.isCell {
+                            if o.bits == proto.bits { found = true; break }
+                            o = JSObject(o).prototype
+                        }
+                        r[op.dst] = Value(found)
+                        pc += Op.Binary.length
+                        continue
+                    }
+                }
+                r[op.dst] = Value(try instanceOf(a, b))
+                pc += Op.Binary.length
             case .in:
                 let op = Op.Binary(ins, pc)
                 let o = r[op.b]
@@ -415,8 +439,7 @@ extension Runtime {
             case .getGlobal:
                 let op = Op.GetGlobal(ins, pc)
                 let cache = data.caches + op.cache
-                unowned(unsafe) let realm = self.realm!
-                let g = realm.global!
+                let g = JSObject(globalCell)
                 if cache.pointee.holder == nil && cache.pointee.shape == g.shape && cache.pointee.epoch == protoEpoch {
                     r[op.dst] = g.slot(Int(cache.pointee.slot))
                 } else {
@@ -575,7 +598,7 @@ extension Runtime {
                 // The cache hit inline (no call); everything else in getNamed.
                 let base = r[op.object]
                 let cache = data.caches + op.cache
-                if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
+                if base.isCell && isPastSymbolKind(base.asCell)
                     && JSObject(base).shape == cache.pointee.shape {
                     if let holder = cache.pointee.holder {
                         if cache.pointee.epoch == protoEpoch {
@@ -595,7 +618,7 @@ extension Runtime {
                 let op = Op.SetProp(ins, pc)
                 let base = r[op.object]
                 let cache = data.caches + op.cache
-                if base.isCell && header(base.asCell).pointee.kind.rawValue > CellKind.symbol.rawValue
+                if base.isCell && isPastSymbolKind(base.asCell)
                     && JSObject(base).shape == cache.pointee.shape && cache.pointee.newShape == nil && cache.pointee.holder == nil {
                     JSObject(base).setSlot(Int(cache.pointee.slot), r[op.value])
                     pc += Op.SetProp.length
@@ -677,7 +700,7 @@ extension Runtime {
                 pc += Op.NewClosure.length
             case .newRegExp:
                 let op = Op.NewRegExp(ins, pc)
-                r[op.dst] = try newRegExpLiteral(data.code, op.pattern, op.flags)
+                r[op.dst] = try newRegExpLiteral(data, op.pattern, op.flags)
                 pc += Op.NewRegExp.length
 
             // MARK: Calls
@@ -726,7 +749,7 @@ extension Runtime {
                     let fo = JSObject(f)
                     unowned(unsafe) let code = functionCodeData(fo).code
                     if !code.isDefaultDerivedConstructor {
-                        let thisValue = try constructThis(fo, code, newTarget: newTarget)
+                        let thisValue = try constructThis(fo, code.kind, newTarget: newTarget)
                         try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
                                       returnRegister: op.dst, newTarget: newTarget)
                         fi = frames.count - 1
@@ -993,16 +1016,9 @@ extension Runtime {
             // MARK: Arguments
             case .createArguments, .createMappedArguments:
                 let op = Op.Arguments(ins, pc)
-                let f = fp.pointee
-                let p = data.code.parameterCount
-                let n = f.argc
-                let a = try newArray(capacity: n)
-                for i in 0..<n {
-                    a.elements![i] = i < p ? f.base[i] : f.base[data.code.registerCount + i - p]
-                }
-                a.elementsLength = n
-                a.arrayLength = UInt32(n)
-                r[op.dst] = try makeArgumentsObject(a, callee: f.callee, strict: opcode == .createArguments)
+                unowned(unsafe) let code = data.code
+                r[op.dst] = try makeArgumentsObject(fp, parameterCount: code.parameterCount, registerCount: code.registerCount,
+                                                    strict: opcode == .createArguments)
                 pc += Op.Arguments.length
             case .createRest:
                 let op = Op.CreateRest(ins, pc)

@@ -4,9 +4,10 @@
 extension Runtime {
     /// Calls a function value (installed by the interpreter).
     public func call(_ f: Value, this: Value, _ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
-        guard let hook = callHook else { throw try typeError("no interpreter installed") }
+        // The interpreter is in this module: call it directly (the hook's closure cost a
+        // retain, an unowned-strong check and two releases per call of a callback).
         refreshStackLimit()
-        return try hook(f, this, args)
+        return try callFunction(f, this: this, args)
     }
 
     public func call(_ f: Value, this: Value, _ args: Value...) throws(JSException) -> Value {

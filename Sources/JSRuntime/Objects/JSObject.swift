@@ -41,6 +41,9 @@ public enum ObjectFlags {
     public static let setIterator: UInt16 = 4096
     /// A WeakMap / WeakSet (kinds `.map` / `.set`).
     public static let weakCollection: UInt16 = 8192
+    /// The dense elements sit in the cell itself, after the inline slots (allocated with
+    /// it: small `arguments` objects); never freed, copied out when they grow.
+    public static let inlineElements: UInt16 = 16384
 }
 
 public struct JSObject {
@@ -150,8 +153,12 @@ public struct JSObject {
         p.initialize(repeating: .empty, count: newCap)
         if let old = elements {
             p.update(from: old, count: elementsLength)
-            old.deallocate()
-            rt.heap.releaseExternal(current * 8)
+            if flags & ObjectFlags.inlineElements != 0 {
+                flags &= ~ObjectFlags.inlineElements
+            } else {
+                old.deallocate()
+                rt.heap.releaseExternal(current * 8)
+            }
         }
         elements = p
         elementsCapacity = newCap
@@ -159,7 +166,9 @@ public struct JSObject {
 
     /// Frees the dense elements (the object keeps none).
     func freeElements(_ rt: Runtime) {
-        if let e = elements {
+        if flags & ObjectFlags.inlineElements != 0 {
+            flags &= ~ObjectFlags.inlineElements
+        } else if let e = elements {
             e.deallocate()
             rt.heap.releaseExternal(elementsCapacity * 8)
         }
@@ -184,16 +193,25 @@ public struct AccessorPair {
 }
 
 extension Runtime {
-    /// Allocates an object of `kind` with the given shape and inline capacity.
+    /// Allocates an object of `kind` with the given shape and inline capacity, and room
+    /// for `inlineElements` dense elements in the cell (holes, `elementsLength` 0;
+    /// `ObjectFlags.inlineElements`).
     public func allocateObject(_ kind: CellKind, shape: UnsafeMutableRawPointer,
-                               inlineSlots: Int = JSObject.defaultInlineSlots) throws(JSException) -> JSObject {
+                               inlineSlots: Int = JSObject.defaultInlineSlots,
+                               inlineElements: Int = 0) throws(JSException) -> JSObject {
         heap.pushRoot(Value(cell: shape))
         defer { heap.popRoots(1) }
-        let cell = try allocate(kind, size: JSObject.inlineSlotsOffset + inlineSlots * 8)
+        let cell = try allocate(kind, size: JSObject.inlineSlotsOffset + (inlineSlots + inlineElements) * 8)
         header(cell).pointee.aux = UInt32(inlineSlots)
         let o = JSObject(cell)
         o.shape = shape
         for i in 0..<inlineSlots { o.setSlot(i, .undefined) }
+        if inlineElements > 0 {
+            // Zeroed memory: every element is a hole (`Value.empty`).
+            o.elements = (cell + JSObject.inlineSlotsOffset).assumingMemoryBound(to: Value.self) + inlineSlots
+            o.elementsCapacity = inlineElements
+            o.flags |= ObjectFlags.inlineElements
+        }
         return o
     }
 
@@ -229,7 +247,7 @@ extension Runtime {
             p.deallocate()
             heap.releaseExternal(o.outOfLineCapacity * 8)
         }
-        if let e = o.elements {
+        if let e = o.elements, o.flags & ObjectFlags.inlineElements == 0 {
             e.deallocate()
             heap.releaseExternal(o.elementsCapacity * 8)
         }

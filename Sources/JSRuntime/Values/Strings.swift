@@ -6,6 +6,10 @@
 // Flattening a rope stores the flat string in `left` and nil in `right`, so a rope is
 // flattened once and every holder sees the result: concatenation never copies
 // quadratically.
+// A slice (a rope cell with `StringFlags.isSlice`): `left` is a flat Latin-1 string, the
+// slice's units start at the offset stored at 8; `right` is nil. Long substrings are made
+// as slices (no copy; `s = s.slice(k)` in a tokenizer loop stays linear, as V8's sliced
+// strings do); flattening copies them once and clears the flag.
 
 #if canImport(Glibc)
 import Glibc
@@ -15,6 +19,8 @@ public enum StringFlags {
     public static let is16Bit: UInt16 = 1
     public static let isAtom: UInt16 = 2
     public static let hasHash: UInt16 = 4
+    /// On a rope cell: a slice of the flat string in `left` (see above).
+    public static let isSlice: UInt16 = 8
 }
 
 public struct StringCell {
@@ -116,4 +122,10 @@ public struct RopeCell {
         nonmutating set { cell.storeBytes(of: newValue, toByteOffset: StringLayout.ropeRight, as: UnsafeMutableRawPointer?.self) }
     }
     @inline(__always) public var is16Bit: Bool { header(cell).pointee.flags & StringFlags.is16Bit != 0 }
+    @inline(__always) public var isSlice: Bool { header(cell).pointee.flags & StringFlags.isSlice != 0 }
+    /// A slice's first unit in `left`.
+    @inline(__always) public var sliceOffset: Int {
+        get { cell.load(fromByteOffset: 8, as: Int.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: 8, as: Int.self) }
+    }
 }
