@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "wpt-url", targets: ["WPTURL"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
         .executable(name: "sable-fetch", targets: ["sable-fetch"]),
+        .library(name: "HTML", targets: ["HTML", "DOM"]),
+        .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -89,6 +91,15 @@ let package = Package(
                     exclude: ["Fixtures"], swiftSettings: strict),
         // The sable-contentblock command (eval, compile, match): a thin main over ContentBlocker.
         .executableTarget(name: "sable-contentblock", dependencies: ["ContentBlocker"], swiftSettings: strict),
+        // Layer: documents. The node tree (final classes the bindings will wrap) and its
+        // serializers (innerHTML; the html5lib test format). No dependencies.
+        .target(name: "DOM", swiftSettings: strict),
+        // Layer: documents. The WHATWG HTML tokenizer and tree builder (bytes -> DOM).
+        .target(name: "HTML", dependencies: ["DOM"], swiftSettings: strict),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML", "DOM"], swiftSettings: strict),
+        // Conformance: html5lib-tests (tokenizer and tree construction) with a ratchet.
+        .executableTarget(name: "HTML5LibTests", dependencies: ["HTML", "DOM"],
+                          path: "Conformance/HTML5LibTests", swiftSettings: strict),
         .testTarget(name: "LockdownTests", dependencies: ["Lockdown", "EngineIPC", "JSRunCLI"],
                     exclude: ["PolicyProbe"], swiftSettings: strict),
             // Layer: web basics. The WHATWG URL Standard: parser, serializer, setters, IDNA (UTS #46,

@@ -1,0 +1,6 @@
+/// A document fragment (https://dom.spec.whatwg.org/#interface-documentfragment): the
+/// result of fragment parsing and the contents of a `template`.
+public final class DocumentFragment: Node {
+    public init(document: Document?) { super.init(kind: .documentFragment, ownerDocument: document) }
+    public override var nodeName: String { "#document-fragment" }
+}
