@@ -149,6 +149,14 @@ public final class Browser {
         try tab.connection.sendDescriptor(networkingEnd)
     }
 
+    /// A new endpoint of `service` for a peer that is not a tab (tests, tools): the caller owns
+    /// the returned descriptor.
+    public func newEndpoint(of service: Service, peer: String) throws(IPCError) -> Int32 {
+        let id = 0x4000_0000 | nextTabID
+        nextTabID += 1
+        return try endpoint(from: service, id: id, peer: peer)
+    }
+
     /// A new endpoint of `service` for tab `id` (other control messages are handled meanwhile).
     func endpoint(from service: Service, id: UInt32, peer: String) throws(IPCError) -> Int32 {
         if service.role == "networking" {
