@@ -42,17 +42,18 @@ import Lockdown
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.page.write(toFile: dir + "/index.html", atomically: true, encoding: .utf8)
         let (server, port) = try startServer(root: dir)
-        defer { server.terminate(); server.waitUntilExit() }
+        // SIGKILL: SIGTERM may be blocked in the mask the test runner's children inherit.
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
 
         let png = dir + "/shot.png"
         let log = dir + "/sable.out"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let sable = Process()
         sable.executableURL = URL(fileURLWithPath: sablePath)
         sable.arguments = ["--headless", "--screenshot", png, "http://127.0.0.1:\(port)/index.html", "--linger", "3"]
         sable.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try sable.run()
-        defer { if sable.isRunning { sable.terminate() } }
+        defer { if sable.isRunning { kill(sable.processIdentifier, SIGKILL) } }
 
         // The "processes: host H networking N rendering R content C" line.
         var pids: [String: Int32] = [:]
