@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The project's test command: build, unit tests, the test262 parse-verdict ratchet and the
-# test262 ratchet through the interpreter, the wpt URL ratchet.
+# The project's test command: build, unit tests, the html5lib-tests ratchet, the test262
+# parse-verdict ratchet and the test262 ratchet through the interpreter, the wpt URL ratchet.
 # Usage: tools/test.sh   (run from anywhere; installs libseccomp-dev when missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 tools/deps.sh
 TEST262="${TEST262:-$ROOT/../shared/test262}"
+HTML5LIB="${HTML5LIB:-$ROOT/../shared/html5lib-tests}"
 
 echo "== opcode table: Opcode+Generated.swift matches Opcodes.def"
 python3 tools/gen-opcodes.py --check
@@ -28,6 +29,13 @@ echo "== lockdown: forbidden operations in fresh workers, system-call sweep, ben
 .build/release/jsrun --lockdown-selftest
 .build/release/jsrun --lockdown-sweep
 tools/lockdown-compare.sh
+
+if [ -d "$HTML5LIB/tree-construction" ]; then
+    echo "== html5lib-tests: tokenizer and tree construction (ratchet: Conformance/html5lib-tests.expect)"
+    .build/release/html5lib-tests --root "$HTML5LIB" --expect Conformance/html5lib-tests.expect
+else
+    echo "== html5lib-tests not found at $HTML5LIB (set HTML5LIB=...): skipped" >&2
+fi
 
 if [ -d "$TEST262/test" ]; then
     echo "== test262 parse verdicts (ratchet: Conformance/test262-parse.expect)"

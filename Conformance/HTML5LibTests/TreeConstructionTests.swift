@@ -48,32 +48,37 @@ func parseDat(_ bytes: [UInt8]) -> [TreeTest] {
     return tests
 }
 
-/// Runs the non-scripted tests of one .dat file: (test id, passed, detail).
+/// Runs the tests of one .dat file: (test id, passed, detail). Those marked `#script-on`
+/// run with the scripting flag on (ids end in `@script-on`; reported apart), all others off.
 func runTreeFile(_ bytes: [UInt8], name: String) -> [(String, Bool, String)] {
     var results: [(String, Bool, String)] = []
     for (index, t) in parseDat(bytes).enumerated() {
-        if t.scripting == true { continue }
-        let actual = treeDump(t)
+        let scripting = t.scripting == true
+        let (actual, errors) = treeDump(t, scripting: scripting)
+        if !scripting { errorStats.record(errors == t.errors, tokenizer: false) }
         let pass = actual == t.expected
         let detail = pass ? "" : "data: \(String(decoding: t.data, as: UTF8.self))\n" + (t.fragmentContext.map { "context: \($0)\n" } ?? "") + "expected:\n\(t.expected)\nactual:\n\(actual)"
-        results.append(("tree-construction/\(name)#\(index)", pass, detail))
+        results.append(("tree-construction/\(name)#\(index)" + (scripting ? "@script-on" : ""), pass, detail))
     }
     return results
 }
 
-func treeDump(_ t: TreeTest) -> String {
+func treeDump(_ t: TreeTest, scripting: Bool) -> (String, Int) {
     var out: String
+    var errors = 0
     if let ctx = t.fragmentContext {
         let (ns, name): (Namespace, String) = ctx.hasPrefix("svg ") ? (.svg, String(ctx.dropFirst(4)))
             : ctx.hasPrefix("math ") ? (.mathML, String(ctx.dropFirst(5))) : (.html, ctx)
         let doc = Document()
         let context = doc.createElement(name, namespace: ns)
-        let (fragment, _) = HTMLParser.parseFragment(t.data, context: context, scripting: false)
+        let (fragment, e) = HTMLParser.parseFragment(t.data, context: context, scripting: scripting)
         out = TreeDump.dump(childrenOf: fragment)
+        errors = e
     } else {
-        let result = HTMLParser.parseDocument(t.data, scripting: false)
+        let result = HTMLParser.parseDocument(t.data, scripting: scripting)
         out = TreeDump.dump(childrenOf: result.document)
+        errors = result.errorCount
     }
     while out.hasSuffix("\n") { out.removeLast() }
-    return out
+    return (out, errors)
 }

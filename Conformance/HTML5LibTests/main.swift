@@ -4,7 +4,9 @@
 //
 //   html5lib-tests --root DIR [--expect FILE] [--update] [--verbose] [--filter STR]
 //   html5lib-tests --bench [--size MB] [--repeat N]   parse throughput of a synthetic page
+//   html5lib-tests --bench-file FILE [--repeat N]      parse throughput of FILE
 //   html5lib-tests --parse FILE                        parse one file, print the tree
+//   html5lib-tests --fuzz N [--seed S]                 N mutated inputs: parse, serialize, reparse
 
 import DOM
 import Foundation
@@ -20,6 +22,9 @@ struct Options {
     var sizeMB = 50
     var repeatCount = 3
     var parseFile: String?
+    var benchFile: String?
+    var fuzz = 0
+    var seed: UInt64 = 0
 }
 
 func usage() -> Never {
@@ -52,8 +57,15 @@ while let a = args.popFirst() {
     case "--size": options.sizeMB = number()
     case "--repeat": options.repeatCount = number()
     case "--parse": options.parseFile = value()
+    case "--bench-file": options.benchFile = value()
+    case "--fuzz": options.fuzz = number()
+    case "--seed": options.seed = UInt64(number())
     default: usage()
     }
+}
+
+func listDirectory(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path)
 }
 
 func readBytes(_ path: String) -> [UInt8]? {
@@ -71,6 +83,17 @@ if let file = options.parseFile {
     let r = HTMLParser.parseDocument(bytes)
     print(TreeDump.dump(childrenOf: r.document), terminator: "")
     print("(\(r.errorCount) parse errors)")
+    exit(0)
+}
+
+if let file = options.benchFile {
+    guard let bytes = readBytes(file) else { print("cannot read \(file)"); exit(2) }
+    benchmarkParse(bytes, repeatCount: options.repeatCount)
+    exit(0)
+}
+
+if options.fuzz > 0 {
+    runFuzz(root: options.root, iterations: options.fuzz, seed: options.seed)
     exit(0)
 }
 
@@ -109,10 +132,14 @@ let elapsed = now() - start
 func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.2f%%", 100 * Double(a) / Double(b)) }
 for (f, p, n) in perFile { print("\(f.padding(toLength: 48, withPad: " ", startingAt: 0)) \(p)/\(n)") }
 let tok = all.filter { $0.0.hasPrefix("tokenizer/") }
-let tree = all.filter { $0.0.hasPrefix("tree-construction/") }
+let tree = all.filter { $0.0.hasPrefix("tree-construction/") && !$0.0.hasSuffix("@script-on") }
+let scripted = all.filter { $0.0.hasSuffix("@script-on") }
+let scriptedPass = scripted.filter(\.1).count
 let tokPass = tok.filter(\.1).count, treePass = tree.filter(\.1).count
 print("tokenizer:         \(tokPass)/\(tok.count) (\(pct(tokPass, tok.count)))")
 print("tree construction: \(treePass)/\(tree.count) (\(pct(treePass, tree.count)))")
+print("  and #script-on tests with scripting on: \(scriptedPass)/\(scripted.count)")
+print("parse-error counts as listed: tokenizer \(errorStats.tokenizerMatch)/\(errorStats.tokenizerTotal), tree construction \(errorStats.treeMatch)/\(errorStats.treeTotal) (informational)")
 print(String(format: "(%.2f s)", elapsed))
 
 let failures = all.filter { !$0.1 }

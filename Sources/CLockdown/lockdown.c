@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/syscall.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -96,6 +98,11 @@ int sable_last_trapped_nr(void) { return last_nr; }
 uint32_t sable_last_trapped_arch(void) { return last_arch; }
 
 int sable_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 ? 0 : -errno; }
+int sable_load_filter(const void *instructions, unsigned count) {
+    if (count == 0 || count > BPF_MAXINSNS) return -EINVAL;
+    struct sock_fprog program = { (unsigned short)count, (struct sock_filter *)instructions };
+    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) == 0 ? 0 : -errno;
+}
 int sable_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
 int sable_drop_capabilities(void) {
     // Ambient set first (it may not exceed permitted and inheritable), then the bounding

@@ -5,7 +5,13 @@ public final class Document: Node {
 
     public var mode: Mode = .noQuirks
 
-    public init() { super.init(kind: .document, ownerDocument: nil) }
+    /// The link the document's nodes share (`Node.documentLink`).
+    public let link = DocumentLink()
+
+    public init() {
+        super.init(kind: .document, link: nil)
+        link.document = self
+    }
 
     public override var nodeName: String { "#document" }
 

@@ -8,7 +8,7 @@ public final class DocumentType: Node {
         self.name = name
         self.publicId = publicId
         self.systemId = systemId
-        super.init(kind: .documentType, ownerDocument: document)
+        super.init(kind: .documentType, link: document.link)
     }
 
     public override var nodeName: String { name }

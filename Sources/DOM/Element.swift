@@ -9,15 +9,22 @@ public final class Element: Node {
     /// HTML `template` elements, whose children the parser puts here.
     public internal(set) var templateContents: DocumentFragment?
 
-    public init(document: Document?, namespace: Namespace, prefix: String? = nil,
+    public convenience init(document: Document?, namespace: Namespace, prefix: String? = nil,
+                            localName: String, attributes: [Attribute] = []) {
+        self.init(link: document?.link, namespace: namespace, prefix: prefix, localName: localName, attributes: attributes)
+    }
+
+    /// For parsers: an element of the document behind `link` (no access to the document
+    /// itself, whose weakly referenced object is slower to retain).
+    public init(link: DocumentLink?, namespace: Namespace, prefix: String? = nil,
                 localName: String, attributes: [Attribute] = []) {
         self.namespace = namespace
         self.prefix = prefix
         self.localName = localName
         self.attributes = attributes
-        super.init(kind: .element, ownerDocument: document)
+        super.init(kind: .element, link: link)
         if namespace == .html && localName == "template" {
-            templateContents = DocumentFragment(document: document)
+            templateContents = DocumentFragment(link: link)
         }
     }
 
@@ -30,7 +37,7 @@ public final class Element: Node {
     public override var nodeName: String { tagName }
 
     /// True when the element is the HTML element `name`.
-    @inline(__always)
+    @inlinable
     public func isHTML(_ name: String) -> Bool { namespace == .html && localName == name }
 
     /// The value of the attribute with no namespace named `name`.

@@ -4,6 +4,20 @@ public enum Namespace: Hashable, Sendable {
     case none, html, svg, mathML, xlink, xml, xmlns
     case other(String)
 
+    /// Equality with a fast path the compiler can inline across modules (`namespace == .html`
+    /// is asked for nearly every node the parser touches).
+    @inlinable
+    public static func == (a: Namespace, b: Namespace) -> Bool {
+        switch (a, b) {
+        case (.none, .none), (.html, .html), (.svg, .svg), (.mathML, .mathML), (.xlink, .xlink), (.xml, .xml), (.xmlns, .xmlns):
+            return true
+        case (.other(let x), .other(let y)):
+            return x == y
+        default:
+            return false
+        }
+    }
+
     /// The namespace URI; nil for no namespace.
     public var uri: String? {
         switch self {

@@ -36,6 +36,8 @@ public struct ByteReader {
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     public var isAtEnd: Bool { offset == bytes.count }
+    /// Bytes not read yet.
+    public var remaining: Int { bytes.count - offset }
 
     mutating func take(_ n: Int) throws(IPCError) -> ArraySlice<UInt8> {
         guard n >= 0, bytes.count - offset >= n else { throw .malformed("truncated payload") }

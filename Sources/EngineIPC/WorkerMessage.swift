@@ -40,6 +40,9 @@ public struct EvaluateRequest: Equatable, Sendable {
     public var jitMode: UInt8 = 0
     public var jitStats = false
     public var printCode = false
+    /// Defines the global `scriptArgs` (a frozen array of these strings) before the
+    /// script runs (jsrun's arguments: no separate request, no script to compile).
+    public var scriptArgs: [String]?
 
     public init(id: UInt32, name: String, source: [UInt8]) {
         self.id = id
@@ -75,7 +78,9 @@ public struct EvaluateResult: Equatable, Sendable {
 
 public enum WorkerMessage: Equatable, Sendable {
     case hello(pid: Int32)
-    case lockdown(policyVersion: UInt32, addressSpaceLimit: UInt64, mode: ViolationMode)
+    /// `filter`: the policy compiled by the supervisor (a classic BPF program for the
+    /// worker's pid and executable region), or empty: the worker compiles its own.
+    case lockdown(policyVersion: UInt32, addressSpaceLimit: UInt64, mode: ViolationMode, filter: [UInt8] = [])
     case lockedDown
     case evaluate(EvaluateRequest)
     case result(EvaluateResult)
@@ -94,8 +99,8 @@ public enum WorkerMessage: Equatable, Sendable {
         let kind: Kind
         switch self {
         case .hello(let pid): kind = .hello; w.i32(pid)
-        case .lockdown(let version, let limit, let mode):
-            kind = .lockdown; w.u32(version); w.u64(limit); w.u8(mode.rawValue)
+        case .lockdown(let version, let limit, let mode, let filter):
+            kind = .lockdown; w.u32(version); w.u64(limit); w.u8(mode.rawValue); w.blob(filter)
         case .lockedDown: kind = .lockedDown
         case .evaluate(let e):
             kind = .evaluate
@@ -106,13 +111,18 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.gcStress { flags |= 4 }
             if e.captureOutput { flags |= 8 }
             if e.gcStats { flags |= 16 }
-            flags |= UInt32(e.jitMode & 3) << 5
-            if e.jitStats { flags |= 128 }
-            if e.printCode { flags |= 256 }
+            flags |= UInt32(e.jitMode & 3) << 6
+            if e.jitStats { flags |= 256 }
+            if e.printCode { flags |= 512 }
+            if e.scriptArgs != nil { flags |= 32 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
             w.blob(e.source)
+            if let args = e.scriptArgs {
+                w.u32(UInt32(args.count))
+                for a in args { w.string(a) }
+            }
         case .result(let r):
             kind = .result
             w.u32(r.id)
@@ -138,12 +148,12 @@ public enum WorkerMessage: Equatable, Sendable {
             let version = try r.u32()
             let limit = try r.u64()
             guard let mode = ViolationMode(rawValue: try r.u8()) else { throw .malformed("bad violation mode") }
-            self = .lockdown(policyVersion: version, addressSpaceLimit: limit, mode: mode)
+            self = .lockdown(policyVersion: version, addressSpaceLimit: limit, mode: mode, filter: try r.blob())
         case .lockedDown: self = .lockedDown
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~511 == 0, (flags >> 5) & 3 != 3 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~1023 == 0, (flags >> 6) & 3 != 3 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
@@ -151,10 +161,18 @@ public enum WorkerMessage: Equatable, Sendable {
             e.gcStress = flags & 4 != 0
             e.captureOutput = flags & 8 != 0
             e.gcStats = flags & 16 != 0
-            e.jitMode = UInt8((flags >> 5) & 3)
-            e.jitStats = flags & 128 != 0
-            e.printCode = flags & 256 != 0
+            e.jitMode = UInt8((flags >> 6) & 3)
+            e.jitStats = flags & 256 != 0
+            e.printCode = flags & 512 != 0
             e.maxHeapBytes = maxHeap
+            if flags & 32 != 0 {
+                let count = try r.u32()
+                // Each string takes at least its 4-byte length: a bad count fails here.
+                guard Int(count) <= r.remaining / 4 else { throw .malformed("bad scriptArgs count") }
+                var args: [String] = []
+                for _ in 0..<count { args.append(try r.string()) }
+                e.scriptArgs = args
+            }
             self = .evaluate(e)
         case .result:
             let id = try r.u32()

@@ -42,6 +42,7 @@ public enum HTMLParser {
         }
         let builder = TreeBuilder(tokenizer: tokenizer, document: document, scripting: scripting)
         builder.context = context
+        builder.owner = context.ownerDocument
         let root = Element(document: document, namespace: .html, localName: "html")
         document.appendChild(root)
         builder.openElements.append(root)

@@ -207,25 +207,62 @@ struct BaselineCompiler {
             boxInt32(R.t0)
             store(R.t0, op.dst)
             slowPaths.append(([notInt, overflow], pc, next))
-        case .lt, .le, .gt, .ge, .strictEq, .strictNe:
+        case .lt, .le, .gt, .ge, .eq, .ne, .strictEq, .strictNe:
+            comparison(opcode, Op.Binary(ins, pc), pc, next)
+        case .plus, .toNumeric:
+            // A number is its own value; the rest (ToNumber, ToNumeric) through the stub.
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            let notNumber = masm.branchTest64(.zero, R.t0, R.numberTag)
+            store(R.t0, op.dst)
+            slowPaths.append(([notNumber], pc, next))
+        case .shl, .sar, .shr:
             let op = Op.Binary(ins, pc)
             load(op.a, R.t0)
             load(op.b, R.t1)
-            let aNotInt = branchNotInt32(R.t0)
-            let bNotInt = branchNotInt32(R.t1)
-            let cond: RelationalCondition
+            var misses = [branchNotInt32(R.t0), branchNotInt32(R.t1)]
+            // 32-bit shifts take the count modulo 32, as JavaScript does.
             switch opcode {
-            case .lt: cond = .lessThan
-            case .le: cond = .lessThanOrEqual
-            case .gt: cond = .greaterThan
-            case .ge: cond = .greaterThanOrEqual
-            case .strictEq: cond = .equal
-            default: cond = .notEqual
+            case .shl: masm.shiftLeft32(R.t1, R.t0)
+            case .sar: masm.shiftRightArithmetic32(R.t1, R.t0)
+            default:
+                masm.shiftRightLogical32(R.t1, R.t0)
+                misses.append(masm.branchTest32(.signed, R.t0, imm: -1))   // >= 2^31: a double
             }
-            masm.compare32(cond, R.t0, R.t1, R.t2)
-            boxBoolean(R.t2)
-            store(R.t2, op.dst)
-            slowPaths.append(([aNotInt, bNotInt], pc, next))
+            boxInt32(R.t0)
+            store(R.t0, op.dst)
+            slowPaths.append((misses, pc, next))
+        case .getScopeChecked:
+            let op = Op.GetScopeChecked(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
+            store(R.t0, op.dst)
+            slowPaths.append(([uninitialized], pc, next))
+        case .setScopeChecked:
+            let op = Op.SetScopeChecked(ins, pc)
+            environment(depth: Int(op.depth), into: R.t1)
+            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
+            load(op.value, R.t0)
+            masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
+            slowPaths.append(([uninitialized], pc, next))
+        case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
+            let op = Op.ConstJump(ins, pc)
+            load(op.a, R.t0)
+            masm.move(imm: UInt64(UInt(bitPattern: code.constants + op.constant)), R.t1)
+            masm.load64(R.t1, 0, R.t1)
+            let notMade = masm.branch64(.equal, R.t1, imm: 0)
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            strictEquality(equal: &equal, notEqual: &notEqual)
+            let undecided = masm.jump()
+            let target = pc + op.offset
+            let isEq = opcode == .jumpIfStrictEqConst
+            for j in equal { branch(j, to: isEq ? target : next) }
+            for j in notEqual { branch(j, to: isEq ? next : target) }
+            slowPaths.append(([notMade, undecided], pc, next))
+            inlineCount += 1
+            return
         case .jmp:
             jump(to: pc + Op.Jmp(ins, pc).offset)
             inlineCount += 1
@@ -447,11 +484,15 @@ struct BaselineCompiler {
         masm.linkHere(aNotInt)
         masm.linkHere(bNotInt)
         guard let cond = Self.doubleJumpCondition(opcode) else {
-            // Strict (in)equality.
+            // (In)equality, strict or loose.
             var equal: [Jump] = [], notEqual: [Jump] = []
-            strictEquality(equal: &equal, notEqual: &notEqual)
+            if opcode == .jumpIfEq || opcode == .jumpIfNotEq {
+                looseEquality(equal: &equal, notEqual: &notEqual)
+            } else {
+                strictEquality(equal: &equal, notEqual: &notEqual)
+            }
             let undecided = masm.jump()
-            let isEq = opcode == .jumpIfStrictEq || opcode == .jumpIfStrictEqImm
+            let isEq = opcode == .jumpIfStrictEq || opcode == .jumpIfStrictEqImm || opcode == .jumpIfEq
             for j in equal { branch(j, to: isEq ? target : next) }
             for j in notEqual { branch(j, to: isEq ? next : target) }
             slowPaths.append(([undecided], pc, next))
@@ -641,6 +682,90 @@ struct BaselineCompiler {
     }
 
     // MARK: - Equality and truth
+
+    /// `< <= > >= == != === !==` as a boolean: int32s, then numbers as doubles for the
+    /// relational ones and what the bits decide for the equalities; else the stub.
+    mutating func comparison(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
+        load(op.a, R.t0)
+        load(op.b, R.t1)
+        var whenTrue: [Jump] = [], whenFalse: [Jump] = [], misses: [Jump] = []
+        let aNotInt = branchNotInt32(R.t0)
+        let bNotInt = branchNotInt32(R.t1)
+        let cond: RelationalCondition
+        switch opcode {
+        case .lt: cond = .lessThan
+        case .le: cond = .lessThanOrEqual
+        case .gt: cond = .greaterThan
+        case .ge: cond = .greaterThanOrEqual
+        case .eq, .strictEq: cond = .equal
+        default: cond = .notEqual
+        }
+        whenTrue.append(masm.branch32(cond, R.t0, R.t1))
+        whenFalse.append(masm.jump())
+        masm.linkHere(aNotInt)
+        masm.linkHere(bNotInt)
+        switch opcode {
+        case .lt, .le, .gt, .ge:
+            misses.append(unboxNumber(R.t0, Self.f0))
+            misses.append(unboxNumber(R.t1, Self.f1))
+            let d: DoubleCondition = opcode == .lt ? .lessThan : opcode == .le ? .lessThanOrEqual
+                : opcode == .gt ? .greaterThan : .greaterThanOrEqual
+            whenTrue += masm.branchDouble(d, Self.f0, Self.f1)
+            whenFalse.append(masm.jump())
+        default:
+            var equal: [Jump] = [], notEqual: [Jump] = []
+            if opcode == .eq || opcode == .ne {
+                looseEquality(equal: &equal, notEqual: &notEqual)
+            } else {
+                strictEquality(equal: &equal, notEqual: &notEqual)
+            }
+            misses.append(masm.jump())
+            let positive = opcode == .eq || opcode == .strictEq
+            whenTrue += positive ? equal : notEqual
+            whenFalse += positive ? notEqual : equal
+        }
+        for j in whenTrue { masm.linkHere(j) }
+        storeConstant(Value.true.bits, op.dst)
+        let done = masm.jump()
+        for j in whenFalse { masm.linkHere(j) }
+        storeConstant(Value.false.bits, op.dst)
+        masm.linkHere(done)
+        slowPaths.append((misses, pc, next))
+    }
+
+    /// Loose equality of t0 and t1 where it needs no conversion: equal bits (not a double),
+    /// null and undefined (equal to each other, to nothing else), two different objects.
+    /// Falls through when the stub must decide. Clobbers t2 and t3.
+    func looseEquality(equal: inout [Jump], notEqual: inout [Jump]) {
+        let different = masm.branch64(.notEqual, R.t0, R.t1)
+        equal.append(masm.branch64(.aboveOrEqual, R.t0, R.numberTag))
+        equal.append(masm.branchTest64(.zero, R.t0, R.numberTag))
+        let undecided = masm.jump()
+        masm.linkHere(different)
+        // Nullish: bits & ~undefinedTag == null.
+        masm.move(R.t0, R.t2)
+        masm.and64(imm: ~Int32(Value.undefinedTag), R.t2)
+        masm.move(R.t1, R.t3)
+        masm.and64(imm: ~Int32(Value.undefinedTag), R.t3)
+        let aNotNullish = masm.branch64(.notEqual, R.t2, imm: Int32(Value.null.bits))
+        // a nullish: equal iff b is nullish too.
+        equal.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
+        notEqual.append(masm.jump())
+        masm.linkHere(aNotNullish)
+        notEqual.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
+        // Two objects (cells of kinds past the shape) with different bits.
+        var stub: [Jump] = []
+        for r in [R.t0, R.t1] {
+            masm.move(imm: Value.notCellMask, R.t2)
+            stub.append(masm.branchTest64(.nonZero, r, R.t2))
+            stub.append(masm.branch64(.equal, r, imm: 0))
+            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.shape.rawValue)))
+        }
+        notEqual.append(masm.jump())
+        masm.linkHere(undecided)
+        for j in stub { masm.linkHere(j) }
+    }
 
     /// Strict equality of t0 and t1 decided inline where the bits decide it: equal bits
     /// and not a double (NaN), or different bits and neither a number nor a string. Jumps

@@ -7,7 +7,8 @@ import JSRuntime
 enum Execute {
     struct Options {
         var gcStress = false
-        /// Print `jsrun: gc: N collections` to stderr when the script ends.
+        /// Print the heap, GC and regexp statistics to stderr when the script ends
+        /// (`--stats`, `--gc-stats`).
         var gcStats = false
         var maxHeapBytes = 0
         var dumpBytecode = false
@@ -54,13 +55,10 @@ enum Execute {
             }
         }
         rt.heap.gcStress = options.gcStress
+        rt.measureRegExpTime = options.gcStats
         defer {
             if options.jitStats { FileIO.err(jitStatistics(rt)) }
-            if options.gcStats {
-                let h = rt.heap
-                FileIO.err("jsrun: gc: \(h.collections) collections, \(h.liveBytes / 1024) KiB live after the last, "
-                           + "peak \(h.peakBytes / 1024) KiB (cells and external storage), \(h.externalBytes / 1024) KiB external now\n")
-            }
+            if options.gcStats { FileIO.err(statistics(rt)) }
         }
         do {
             let result = try rt.evaluateScript(source)
@@ -88,6 +86,19 @@ enum Execute {
             + "\(s.entries) entries, \(s.stubCalls) stub calls; "
             + "code memory \(m.bytesInUse) bytes in use (peak \(m.peakBytesInUse)), \(m.pageFlips) page flips\n"
             + "jsrun: jit: stub calls by opcode: " + rt.jitStubProfile(top: 10).map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "\n"
+    }
+
+    /// `--stats`: the heap's peak, the collections and their time, the regexp matcher's time.
+    static func statistics(_ rt: Runtime) -> String {
+        let h = rt.heap
+        func ms(_ ns: UInt64) -> String {
+            let tenths = (ns + 50_000) / 100_000
+            return "\(tenths / 10).\(tenths % 10) ms"
+        }
+        return "jsrun: stats: heap peak \(h.peakBytes / 1024) KiB (cells and external storage), "
+            + "\(h.liveBytes / 1024) KiB live after the last collection, \(h.externalBytes / 1024) KiB external now\n"
+            + "jsrun: stats: \(h.collections) collections, \(ms(h.gcNanoseconds)) in the collector; "
+            + "regexp matcher \(ms(rt.regexpNanoseconds)) (\(rt.regexpMatches) matches run)\n"
     }
 
     static func describe(_ rt: Runtime, _ v: Value) -> String {

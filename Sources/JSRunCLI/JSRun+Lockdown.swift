@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import EngineIPC
 import Lockdown
 
@@ -29,7 +32,7 @@ extension JSRun {
             FileIO.err("jsrun: cannot read \(error.message)\n")
             return 2
         }
-        var request = EvaluateRequest(id: 2, name: name, source: bytes)
+        var request = EvaluateRequest(id: 1, name: name, source: bytes)
         request.printResult = printResult
         request.dumpBytecode = options.dumpBytecode
         request.gcStress = options.gcStress
@@ -38,16 +41,29 @@ extension JSRun {
         request.jitMode = WorkerJIT.wire(options.jitMode)
         request.jitStats = options.jitStats
         request.printCode = options.printCode
-        do {
+        request.scriptArgs = args
+        do throws(Supervisor.End) {
+            // Queued behind `lockdown` on the socket: the worker reads it once locked down,
+            // without waiting for this process to see `lockedDown` first (no round trip).
+            try supervisor.send(.evaluate(request))
             try supervisor.awaitLockedDown()
-            // scriptArgs first: a request of its own, so the script's positions are untouched.
-            _ = try supervisor.request(.evaluate(EvaluateRequest(id: 1, name: "[scriptArgs]", source: scriptArgsSource(args))))
-            let result = try supervisor.request(.evaluate(request))
+            guard case .result(let result) = try supervisor.receive() else {
+                throw supervisor.fail(.protocolError("expected a result"))
+            }
             _ = supervisor.finish()
+            if options.gcStats { FileIO.err(peakRSS()) }
             return result.status
         } catch {
             return finish(error, s)
         }
+    }
+
+    /// `--stats`: the peak RSS of the worker (reaped by now) and of this process.
+    static func peakRSS() -> String {
+        var worker = rusage(), me = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &worker)
+        getrusage(RUSAGE_SELF.rawValue, &me)
+        return "jsrun: stats: peak RSS \(worker.ru_maxrss) KiB worker, \(me.ru_maxrss) KiB jsrun\n"
     }
 
     static func finish(_ end: Supervisor.End, _ s: Supervisor.Settings) -> Int32 {

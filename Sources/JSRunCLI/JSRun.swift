@@ -25,7 +25,9 @@ public enum JSRun {
       --print-code      print each compiled function's bytecode with its machine code (hex
                         bytes; tools/print-code.sh disassembles them) to stderr
       --gc-stress       collect garbage before every allocation (slow; finds GC bugs)
-      --gc-stats        print the number of collections to stderr when the script ends
+      --stats           print statistics to stderr when the script ends: peak heap, collections,
+                        time in the collector and in the regexp matcher, peak RSS of the worker
+                        and of jsrun (--gc-stats is the same)
       --max-heap=SIZE   limit the heap (bytes, or with k/M/G: 64M, 1G; at most 1024G); exceeding
                         it is an out-of-memory error (the locked worker also gets RLIMIT_AS =
                         4 x SIZE + 2G)
@@ -70,7 +72,7 @@ public enum JSRun {
             case "--check", "-c": check = true
             case "--strict": strict = true
             case "--gc-stress": options.gcStress = true
-            case "--gc-stats": options.gcStats = true
+            case "--stats", "--gc-stats": options.gcStats = true
             case "--dump-bytecode": options.dumpBytecode = true
             case "--jit-stats": options.jitStats = true
             case "--print-code": options.printCode = true

@@ -168,7 +168,7 @@ extension JSRun {
             return finish(error, s)
         }
         var nextID: UInt32 = 1
-        func send(_ source: String, _ name: String, printResult: Bool) -> Int32? {
+        func send(_ source: String, _ name: String, printResult: Bool, scriptArgs: [String]? = nil) -> Int32? {
             if source.utf8.count > FileIO.maxScriptBytes {
                 FileIO.err("jsrun: \(FileIO.tooLarge("input").message)\n")
                 return nil
@@ -182,6 +182,7 @@ extension JSRun {
             request.jitMode = WorkerJIT.wire(options.jitMode)
             request.jitStats = options.jitStats
             request.printCode = options.printCode
+            request.scriptArgs = scriptArgs
             supervisor.restartClock()
             do {
                 _ = try supervisor.request(.evaluate(request))
@@ -190,7 +191,7 @@ extension JSRun {
                 return finish(error, s)
             }
         }
-        if let status = send(scriptArgsSource([]), "[scriptArgs]", printResult: false) { return status }
+        if let status = send("", "[scriptArgs]", printResult: false, scriptArgs: []) { return status }
         let session = ReplSession(helpText: help, write: { FileIO.out($0) }) { source, name in
             send(source, name, printResult: true)
         }
@@ -206,35 +207,8 @@ extension JSRun {
 
     // MARK: - scriptArgs
 
-    /// A script that defines the global `scriptArgs` (a frozen array of strings).
-    static func scriptArgsSource(_ args: [String]) -> String {
-        let list = args.map(jsStringLiteral).joined(separator: ", ")
-        return "Object.defineProperty(globalThis, 'scriptArgs', { value: Object.freeze([\(list)]), writable: true, configurable: true, enumerable: false });"
-    }
-
     /// Defines `scriptArgs` in an in-process runtime.
     static func defineScriptArgs(_ args: [String], in rt: Runtime) {
-        _ = try? rt.evaluateScript(SourceFile(name: "[scriptArgs]", text: scriptArgsSource(args)))
-    }
-
-    static func jsStringLiteral(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 || u.value == 0x7F {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
+        try? rt.defineScriptArgs(args)
     }
 }

@@ -21,7 +21,9 @@ public enum WorkerMain {
         return run(supervisor: parent)
     }
 
-    static func run(supervisor: Int32) -> Int32 {
+    /// `region`: the executable region a forking supervisor reserved for this worker
+    /// (nil: the worker reserves its own).
+    static func run(supervisor: Int32, region reserved: ExecutableRegion? = nil) -> Int32 {
         // Die with the supervisor; it may already be gone (then the pid differs).
         _ = sable_set_parent_death_signal(SIGKILL)
         if getppid() != supervisor { return 71 }
@@ -35,14 +37,14 @@ public enum WorkerMain {
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
         // The JIT's code pool: the only range the policy lets become executable.
-        guard let region = ExecutableRegion.reserve() else {
+        guard let region = reserved ?? ExecutableRegion.reserve() else {
             FileIO.err("jsrun worker: cannot reserve the executable region\n")
             return 71
         }
-        let policy = SystemCallPolicy.worker(pid: getpid(), executable: region)
+        let policy = { SystemCallPolicy.worker(pid: getpid(), executable: region) }
         do {
             try connection.send(.hello(pid: getpid()))
-            guard case .lockdown(let version, let addressSpace, let mode) = try connection.receiveMessage() else {
+            guard case .lockdown(let version, let addressSpace, let mode, let filter) = try connection.receiveMessage() else {
                 FileIO.err("jsrun worker: expected a lockdown message\n")
                 return 71
             }
@@ -59,8 +61,17 @@ public enum WorkerMain {
                 FileIO.err("jsrun worker: cannot drop capabilities: errno \(-dropped)\n")
                 return 71
             }
+            // The sweep (record mode only) compares with the policy: built while system
+            // calls are still allowed.
+            let sweepPolicy = mode == .record ? policy() : nil
             do {
-                try Lockdown.install(policy, mode: mode, reportFD: WorkerDescriptors.report)
+                // Compiled by the supervisor (for this pid and region) while this process
+                // created its runtime, or else here.
+                if filter.isEmpty {
+                    try Lockdown.install(policy(), mode: mode, reportFD: WorkerDescriptors.report)
+                } else {
+                    try Lockdown.install(compiled: filter, mode: mode, reportFD: WorkerDescriptors.report)
+                }
             } catch {
                 FileIO.err("jsrun worker: lockdown failed: \(error)\n")
                 return 71
@@ -91,7 +102,7 @@ public enum WorkerMain {
                     }
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: String(rc))))
                 case .sweep:
-                    let lines = Sweep.run(policy: policy)
+                    let lines = Sweep.run(policy: sweepPolicy ?? policy())
                     try connection.send(.result(EvaluateResult(id: 0, status: 0, value: lines.joined(separator: "\n"))))
                 case .shutdown:
                     return 0
@@ -110,6 +121,7 @@ public enum WorkerMain {
 
     /// Runs one request in the worker's runtime (globals persist between requests).
     static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {
+        if let args = request.scriptArgs { try? rt.defineScriptArgs(args) }
         let source = SourceFile(name: request.name, bytes: request.source)
         var options = Execute.Options()
         options.gcStress = request.gcStress
@@ -137,6 +149,8 @@ public enum WorkerMain {
         defer { rt.heap.gcStress = false }
         do {
             let value = try rt.evaluateScript(source)
+            // Promise reactions run before the result goes back, as in jsrun.
+            try rt.runJobs()
             let text = (try? rt.inspect(value, depth: 0, top: false)) ?? "?"
             return EvaluateResult(id: request.id, status: 0, value: OutputBuffer.clip(text), output: output.text)
         } catch {

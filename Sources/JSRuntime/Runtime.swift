@@ -33,6 +33,11 @@ public final class Runtime {
     public var realm: Realm!
     /// Native function bodies, indexed by a native function's word 0.
     var natives: [NativeFunction] = []
+    /// Time the regexp matcher (`--stats`): wall nanoseconds and match attempts from a
+    /// position (each `exec`, `test`, `replace` step...).
+    public var measureRegExpTime = false
+    public internal(set) var regexpNanoseconds: UInt64 = 0
+    public internal(set) var regexpMatches = 0
     /// The register file and the frame stack.
     let registers: UnsafeMutablePointer<Value>
     var frames = FrameStack()
@@ -102,10 +107,8 @@ public final class Runtime {
         // frame initializes the registers it uses, and only live frames are scanned.
         registers = calloc(Runtime.registerFileSize, MemoryLayout<Value>.stride)!.bindMemory(to: Value.self, capacity: Runtime.registerFileSize)
         heap = Heap()
-        heap.conservativeWordHook = { [unowned self] word, marker in self.markCodeData(atAddress: word, &marker) }
+        heap.owner = Unmanaged.passUnretained(self)
         heap.adjustExternal(atoms.byteSize)
-        heap.tracer = { [unowned self] cell, marker in self.trace(cell, &marker) }
-        heap.finalizer = { [unowned self] cell in self.finalize(cell) }
         heap.addRootMarker { [unowned self] marker in
             self.realm?.mark(&marker)
             self.markFrames(&marker)

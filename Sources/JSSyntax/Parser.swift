@@ -16,6 +16,11 @@ import Darwin
 /// glibc's `pthread_getattr_np` (a GNU extension the Glibc module does not export).
 @_silgen_name("pthread_getattr_np")
 func sable_pthread_getattr_np(_ thread: pthread_t, _ attr: UnsafeMutablePointer<pthread_attr_t>) -> Int32
+/// glibc's `getauxval` and `gettid` (not exported by the Glibc module either).
+@_silgen_name("getauxval")
+func sable_getauxval(_ type: UInt) -> UInt
+@_silgen_name("gettid")
+func sable_gettid() -> pid_t
 #endif
 
 /// The native-stack guard every recursive walk of the engine uses (the parser, the
@@ -40,6 +45,11 @@ enum StackBounds {
     /// Kept free below the limit for the work done between checks and for unwinding.
     static let margin: UInt = 256 * 1024
     nonisolated(unsafe) static var cache: [UInt: (low: UInt, high: UInt)] = [:]
+    /// The main thread's entry, kept apart: the first use of the dictionary's type costs
+    /// the Swift runtime ~0.1 ms of metadata instantiation at every start.
+    nonisolated(unsafe) static var mainThread: UInt = 0
+    nonisolated(unsafe) static var mainLow: UInt = 0
+    nonisolated(unsafe) static var mainHigh: UInt = 0
     static let lock = Mutex()
 }
 
@@ -59,8 +69,15 @@ func threadStack(sp: UInt) -> (low: UInt, high: UInt, cached: Bool)? {
     let me = pthread_self()
     StackBounds.lock.lock()
     defer { StackBounds.lock.unlock() }
+    if UInt(me) == StackBounds.mainThread && sp > StackBounds.mainLow && sp <= StackBounds.mainHigh {
+        return (StackBounds.mainLow, StackBounds.mainHigh, true)
+    }
     if let cached = StackBounds.cache[UInt(me)], sp > cached.low && sp <= cached.high {
         return (cached.low, cached.high, true)
+    }
+    if let main = mainThreadStack(sp: sp) {
+        (StackBounds.mainThread, StackBounds.mainLow, StackBounds.mainHigh) = (UInt(me), main.low, main.high)
+        return (main.low, main.high, false)
     }
     var attr = pthread_attr_t()
     if sable_pthread_getattr_np(me, &attr) == 0 {
@@ -77,6 +94,29 @@ func threadStack(sp: UInt) -> (low: UInt, high: UInt, cached: Bool)? {
     #endif
     return nil
 }
+
+#if canImport(Glibc)
+/// The main thread's stack without reading /proc/self/maps (what `pthread_getattr_np`
+/// does for the main thread, ~0.1 ms at every start): the kernel puts the executable's
+/// name (`AT_EXECFN`) at the top of the initial stack, 8 bytes below the mapping's end,
+/// so the page boundary above that string is the stack's top; the bottom is the top less
+/// `RLIMIT_STACK`. Nil on another thread, with no finite limit, or if `sp` is not inside.
+func mainThreadStack(sp: UInt) -> (low: UInt, high: UInt)? {
+    guard getpid() == sable_gettid() else { return nil }
+    var limit = rlimit()
+    guard getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &limit) == 0,
+          limit.rlim_cur >= 1 << 20, limit.rlim_cur <= 1 << 32 else { return nil }
+    let execfn = sable_getauxval(31) // AT_EXECFN
+    guard execfn > sp, let name = UnsafePointer<CChar>(bitPattern: execfn) else { return nil }
+    let page = UInt(getpagesize())
+    let end = execfn + UInt(strlen(name)) + 1
+    let high = (end + page - 1) & ~(page - 1)
+    let low = high - UInt(limit.rlim_cur)
+    // Not the layout described above (another loader, another kernel): ask glibc.
+    guard high &- end == 8, sp > low else { return nil }
+    return (low, high)
+}
+#endif
 
 /// A minimal pthread mutex (JSSyntax has no dependencies).
 final class Mutex: @unchecked Sendable {

@@ -23,10 +23,63 @@ public enum Lockdown {
     /// (`SECCOMP_FILTER_FLAG_TSYNC`), for a process that made threads before lockdown.
     public static func install(_ policy: SystemCallPolicy, mode: ViolationMode = .reportAndKill,
                                reportFD: Int32 = -1, allThreads: Bool = false) throws(Failure) {
+        try prepare(mode: mode, reportFD: reportFD)
+        let ctx = try context(policy, mode: mode)
+        if allThreads && seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0 {
+            seccomp_release(ctx)
+            throw Failure(description: "seccomp: cannot synchronize the filter over threads")
+        }
+        defer { seccomp_release(ctx) }
+        let rc = seccomp_load(ctx)
+        if rc != 0 { throw Failure(description: "seccomp_load: errno \(-rc)") }
+    }
+
+    /// `install` of a policy compiled by `compile(_:mode:)` for the same `mode` (the
+    /// supervisor compiles a forked worker's policy while the worker starts its runtime).
+    public static func install(compiled filter: [UInt8], mode: ViolationMode = .reportAndKill,
+                               reportFD: Int32 = -1) throws(Failure) {
+        guard !filter.isEmpty, filter.count % 8 == 0 else { throw Failure(description: "malformed filter (\(filter.count) bytes)") }
+        try prepare(mode: mode, reportFD: reportFD)
+        let rc = filter.withUnsafeBytes { sable_load_filter($0.baseAddress, UInt32($0.count / 8)) }
+        if rc != 0 { throw Failure(description: "seccomp(SECCOMP_SET_MODE_FILTER): errno \(-rc)") }
+    }
+
+    /// The classic BPF program `install` would load for `policy` and `mode` (libseccomp's
+    /// `seccomp_export_bpf`; at most BPF_MAXINSNS instructions, 32 KiB, which a pipe holds).
+    public static func compile(_ policy: SystemCallPolicy, mode: ViolationMode = .reportAndKill) throws(Failure) -> [UInt8] {
+        let ctx = try context(policy, mode: mode)
+        defer { seccomp_release(ctx) }
+        var fds: [Int32] = [-1, -1]
+        guard sable_pipe_cloexec_nonblock(&fds) == 0 else { throw Failure(description: "pipe2: errno \(errno)") }
+        defer { close(fds[0]) }
+        let rc = seccomp_export_bpf(ctx, fds[1])
+        close(fds[1])
+        if rc != 0 { throw Failure(description: "seccomp_export_bpf: errno \(-rc)") }
+        var filter: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            // Written in full before the write end closed: EAGAIN cannot happen before EOF.
+            if n < 0 { throw Failure(description: "read: errno \(errno)") }
+            if n == 0 { break }
+            filter += chunk[0..<n]
+        }
+        return filter
+    }
+
+    /// The SIGSYS handler (unless `.kill`) and `PR_SET_NO_NEW_PRIVS`.
+    static func prepare(mode: ViolationMode, reportFD: Int32) throws(Failure) {
         if mode != .kill {
             let rc = sable_install_sigsys_handler(reportFD, mode == .record ? SABLE_SIGSYS_RECORD : SABLE_SIGSYS_REPORT_AND_DIE)
             if rc != 0 { throw Failure(description: "sigaction(SIGSYS): errno \(-rc)") }
         }
+        let nnp = sable_set_no_new_privs()
+        if nnp != 0 { throw Failure(description: "prctl(PR_SET_NO_NEW_PRIVS): errno \(-nnp)") }
+    }
+
+    /// A libseccomp filter context holding `policy` with `.kill` as `mode` says.
+    static func context(_ policy: SystemCallPolicy, mode: ViolationMode) throws(Failure) -> scmp_filter_ctx {
         let killAction = mode == .kill ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_TRAP
         func action(_ a: SystemCallPolicy.Action) -> UInt32 {
             switch a {
@@ -35,19 +88,13 @@ public enum Lockdown {
             case .kill: return killAction
             }
         }
-        let nnp = sable_set_no_new_privs()
-        if nnp != 0 { throw Failure(description: "prctl(PR_SET_NO_NEW_PRIVS): errno \(-nnp)") }
         guard let ctx = seccomp_init(action(policy.defaultAction)) else {
             throw Failure(description: "seccomp_init failed")
         }
-        defer { seccomp_release(ctx) }
         _ = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, action(.kill))
-        if allThreads && seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0 {
-            throw Failure(description: "seccomp: cannot synchronize the filter over threads")
-        }
         for rule in policy.rules {
             let nr = seccomp_syscall_resolve_name(rule.name)
-            if nr == __NR_SCMP_ERROR { throw Failure(description: "unknown system call \(rule.name)") }
+            if nr == __NR_SCMP_ERROR { seccomp_release(ctx); throw Failure(description: "unknown system call \(rule.name)") }
             if nr < 0 { continue } // not a system call on this architecture
             var cmps = rule.conditions.map { c -> scmp_arg_cmp in
                 switch c.test {
@@ -57,10 +104,12 @@ public enum Lockdown {
                 }
             }
             let rc = seccomp_rule_add_array(ctx, action(rule.action), nr, UInt32(cmps.count), &cmps)
-            if rc != 0 { throw Failure(description: "seccomp_rule_add_array(\(rule.name)): errno \(-rc)") }
+            if rc != 0 {
+                seccomp_release(ctx)
+                throw Failure(description: "seccomp_rule_add_array(\(rule.name)): errno \(-rc)")
+            }
         }
-        let rc = seccomp_load(ctx)
-        if rc != 0 { throw Failure(description: "seccomp_load: errno \(-rc)") }
+        return ctx
     }
 
     /// The system-call number of `name` on this machine (nil if it has none).

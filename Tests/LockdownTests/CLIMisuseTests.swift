@@ -112,6 +112,30 @@ func runJSRun(_ args: [String], closed: Set<Int32> = [], stdin: String = "/dev/n
         }
     }
 
+    /// scriptArgs: a frozen array of the arguments, defined natively (the locked worker gets
+    /// them in the evaluate request), non-enumerable and writable.
+    @Test func scriptArgsAreDefined() {
+        let script = "const d = Object.getOwnPropertyDescriptor(globalThis, 'scriptArgs');"
+            + "console.log(JSON.stringify(scriptArgs), Object.isFrozen(scriptArgs), d.enumerable, d.writable, d.configurable)"
+        for extra in [[String](), ["--no-lockdown"]] {
+            let r = runJSRun(extra + ["-e", script, "a", "b \"c\"", ""])
+            #expect(r.status == 0 && r.stdout == "[\"a\",\"b \\\"c\\\"\",\"\"] true false true true\n", "\(extra): \(r.stdout) \(r.stderr)")
+        }
+    }
+
+    /// --stats (and --gc-stats): heap, collector and regexp figures, and the peak RSS of both
+    /// processes, on stderr after the script's output.
+    @Test func statsAreReported() {
+        let script = "let n = 0; for (let i = 0; i < 2000; i++) { if (/b+/.test('abbc' + i)) n++; } console.log(n)"
+        for option in ["--stats", "--gc-stats"] {
+            let r = runJSRun([option, "-e", script])
+            #expect(r.status == 0 && r.stdout == "2000\n", "\(option): \(r.stderr)")
+            #expect(r.stderr.contains("heap peak") && r.stderr.contains("collections"), "\(option): \(r.stderr)")
+            #expect(r.stderr.contains("regexp matcher") && r.stderr.contains("(2000 matches run)"), "\(option): \(r.stderr)")
+            #expect(r.stderr.contains("peak RSS") && r.stderr.contains("KiB worker"), "\(option): \(r.stderr)")
+        }
+    }
+
     // MARK: - Closed standard descriptors
 
     static let closedSets: [Set<Int32>] = [[0], [1], [2], [0, 1], [1, 2], [0, 2], [0, 1, 2]]

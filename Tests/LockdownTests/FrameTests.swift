@@ -6,8 +6,13 @@ import Testing
         var e = EvaluateRequest(id: 7, name: "a.js", source: "print(1)")
         e.gcStress = true
         e.gcStats = true
+        var withArgs = e
+        withArgs.scriptArgs = ["a", "", "é \u{1F600}"]
+        var noArgs = e
+        noArgs.scriptArgs = []
         for m: WorkerMessage in [.hello(pid: 42), .lockdown(policyVersion: 1, addressSpaceLimit: 1 << 32, mode: .reportAndKill),
-                                 .lockedDown, .evaluate(e), .result(EvaluateResult(id: 7, status: 1, exception: "Error: x")),
+                                 .lockdown(policyVersion: 3, addressSpaceLimit: 0, mode: .kill, filter: [6, 0, 0, 0, 0, 0, 0xFF, 0x7F]),
+                                 .lockedDown, .evaluate(e), .evaluate(withArgs), .evaluate(noArgs), .result(EvaluateResult(id: 7, status: 1, exception: "Error: x")),
                                  .probe("openat"), .sweep, .shutdown] {
             #expect(try WorkerMessage(m.frame) == m)
         }

@@ -38,6 +38,14 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
         #expect(e.exception?.hasPrefix("TypeError: nope") == true)
     }
 
+    @Test func promiseJobsRunBeforeTheResult() throws {
+        let w = try makeWorker()
+        defer { w.close() }
+        // The array is inspected after the job queue drained: the reaction has run.
+        let r = try w.evaluate("var seen = []; Promise.resolve(7).then(v => seen.push(v)); seen")
+        #expect(r.value?.contains("7") == true, "\(String(describing: r.value))")
+    }
+
     @Test func runtimeWorksAfterLockdown() throws {
         let w = try makeWorker()
         defer { w.close() }

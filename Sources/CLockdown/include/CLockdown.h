@@ -29,6 +29,9 @@ long sable_raw_syscall_i386(long nr, long a0, long a1, long a2);
 
 /// prctl(2) is variadic: the calls Lockdown needs.
 int sable_set_no_new_privs(void);
+/// Loads a classic BPF seccomp filter of `count` 8-byte instructions (SECCOMP_SET_MODE_FILTER,
+/// no flags: what libseccomp's seccomp_load does). Needs no_new_privs. 0 or -errno.
+int sable_load_filter(const void *instructions, unsigned count);
 int sable_get_no_new_privs(void);
 int sable_set_parent_death_signal(int signal);
 /// Drops every capability before lockdown: the ambient set, the bounding set (where

@@ -4,50 +4,48 @@ public enum TreeDump {
     /// The children of `node`, one line each, at depth 0 (a document's or fragment's tree).
     public static func dump(childrenOf node: Node) -> String {
         var out = ""
-        var stack: [(Node, Int)] = node.children.reversed().map { ($0, 0) }
-        while let (n, depth) = stack.popLast() {
-            line(&out, depth)
-            switch n {
-            case let e as Element:
-                out += "<" + prefix(e.namespace) + e.localName + ">\n"
-                let attrs = e.attributes.map { (attributeName($0), $0.value) }.sorted { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }
-                for (name, value) in attrs {
-                    line(&out, depth + 1)
-                    out += name + "=\"" + value + "\"\n"
-                }
-                var kids: [(Node, Int)] = []
-                if let contents = e.templateContents {
-                    // `content` is printed as a pseudo-node; its children one level below it.
-                    kids.append((ContentMarker(contents), depth + 1))
-                }
-                for c in e.children { kids.append((c, depth + 1)) }
-                stack += kids.reversed()
-            case let m as ContentMarker:
+        var stack: [Work] = node.children.reversed().map { .node($0, 0) }
+        while let work = stack.popLast() {
+            switch work {
+            case .content(let contents, let depth):
+                // A template's contents: a `content` line, its children one level below.
+                line(&out, depth)
                 out += "content\n"
-                stack += m.contents.children.reversed().map { ($0, depth + 1) }
-            case let t as Text:
-                out += "\"" + t.data + "\"\n"
-            case let c as Comment:
-                out += "<!-- " + c.data + " -->\n"
-            case let d as DocumentType:
-                if d.publicId.isEmpty && d.systemId.isEmpty {
-                    out += "<!DOCTYPE " + d.name + ">\n"
-                } else {
-                    out += "<!DOCTYPE " + d.name + " \"" + d.publicId + "\" \"" + d.systemId + "\">\n"
+                stack += contents.children.reversed().map { .node($0, depth + 1) }
+            case .node(let n, let depth):
+                line(&out, depth)
+                switch n {
+                case let e as Element:
+                    out += "<" + prefix(e.namespace) + e.localName + ">\n"
+                    let attrs = e.attributes.map { (attributeName($0), $0.value) }
+                        .sorted { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }
+                    for (name, value) in attrs {
+                        line(&out, depth + 1)
+                        out += name + "=\"" + value + "\"\n"
+                    }
+                    stack += e.children.reversed().map { .node($0, depth + 1) }
+                    if let contents = e.templateContents { stack.append(.content(contents, depth + 1)) }
+                case let t as Text:
+                    out += "\"" + t.data + "\"\n"
+                case let c as Comment:
+                    out += "<!-- " + c.data + " -->\n"
+                case let d as DocumentType:
+                    if d.publicId.isEmpty && d.systemId.isEmpty {
+                        out += "<!DOCTYPE " + d.name + ">\n"
+                    } else {
+                        out += "<!DOCTYPE " + d.name + " \"" + d.publicId + "\" \"" + d.systemId + "\">\n"
+                    }
+                default:
+                    out += n.nodeName + "\n"
                 }
-            default:
-                out += "?\n"
             }
         }
         return out
     }
 
-    private final class ContentMarker: Node {
-        let contents: DocumentFragment
-        init(_ contents: DocumentFragment) {
-            self.contents = contents
-            super.init(kind: .documentFragment, ownerDocument: nil)
-        }
+    private enum Work {
+        case node(Node, Int)
+        case content(DocumentFragment, Int)
     }
 
     private static func line(_ out: inout String, _ depth: Int) {

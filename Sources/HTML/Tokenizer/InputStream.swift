@@ -6,6 +6,31 @@ public enum InputStream {
         normalizeNewlines(isValidUTF8(bytes) ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8))
     }
 
+    /// The parse errors of the input stream itself: surrogates, noncharacters and controls other
+    /// than whitespace and NUL (https://html.spec.whatwg.org/#preprocessing-the-input-stream).
+    public static func countInputErrors(_ bytes: [UInt8]) -> Int {
+        var errors = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if (b >= 0x01 && b <= 0x08) || b == 0x0B || (b >= 0x0E && b <= 0x1F) || b == 0x7F { errors += 1 }
+                i += 1
+                continue
+            }
+            let len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4
+            guard i + len <= n else { break }
+            var v = UInt32(b) & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07)
+            for k in 1..<len { v = (v << 6) | (UInt32(bytes[i + k]) & 0x3F) }
+            if (v >= 0x80 && v <= 0x9F) || (v >= 0xD800 && v <= 0xDFFF) || (v >= 0xFDD0 && v <= 0xFDEF) || v & 0xFFFE == 0xFFFE {
+                errors += 1
+            }
+            i += len
+        }
+        return errors
+    }
+
     /// CR LF and lone CR to LF.
     public static func normalizeNewlines(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.contains(0x0D) else { return bytes }

@@ -51,6 +51,7 @@ public struct Tokenizer {
     var attrName: [UInt8] = []
     var attrValue: [UInt8] = []
     var hasAttr = false
+    var attributeNames: Set<[UInt8]> = []
     var commentData: [UInt8] = []
     var doctypeToken = DoctypeToken()
     var temp: [UInt8] = []
@@ -58,6 +59,7 @@ public struct Tokenizer {
 
     public init(input: [UInt8]) {
         self.input = input
+        errorCount = InputStream.countInputErrors(input)
         text.reserveCapacity(256)
     }
 
@@ -77,6 +79,7 @@ public struct Tokenizer {
 
     mutating func startTag(end: Bool) {
         tag = TagToken()
+        if !attributeNames.isEmpty { attributeNames = [] }
         tagIsEnd = end
         hasAttr = false
     }
@@ -84,9 +87,19 @@ public struct Tokenizer {
     mutating func finishAttribute() {
         guard hasAttr else { return }
         hasAttr = false
-        for a in tag.attributes where a.name == attrName {
-            error()  // duplicate-attribute: the first one wins
-            return
+        // duplicate-attribute: the first one wins. A set past a few attributes, so that a
+        // tag with 100,000 of them is not quadratic.
+        if tag.attributes.count < 16 {
+            for a in tag.attributes where a.name == attrName {
+                error()
+                return
+            }
+        } else {
+            if attributeNames.isEmpty { attributeNames = Set(tag.attributes.map(\.name)) }
+            if !attributeNames.insert(attrName).inserted {
+                error()
+                return
+            }
         }
         tag.attributes.append(TagToken.Attribute(name: attrName, value: attrValue))
     }

@@ -41,7 +41,33 @@ enum TagSets {
         "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup", "table", "tt", "u",
         "ul", "var",
     ]
+    /// The start tags "in body" has a rule for (others: the "any other start tag" rule without
+    /// walking the rules' string comparisons).
+    static let inBodyStartTags: Set<String> = [
+        "a", "address", "applet", "area", "article", "aside", "b", "base", "basefont", "bgsound", "big",
+        "blockquote", "body", "br", "button", "caption", "center", "code", "col", "colgroup", "dd",
+        "details", "dialog", "dir", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure",
+        "font", "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header",
+        "hgroup", "hr", "html", "i", "iframe", "image", "img", "input", "keygen", "li", "link", "listing",
+        "main", "marquee", "math", "menu", "meta", "nav", "nobr", "noembed", "noframes", "noscript",
+        "object", "ol", "optgroup", "option", "p", "param", "plaintext", "pre", "rb", "rp", "rt", "rtc", "s",
+        "script", "search", "section", "select", "small", "source", "strike", "strong", "style", "summary",
+        "svg", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "title", "tr",
+        "track", "tt", "u", "ul", "wbr", "xmp",
+    ]
+    /// The end tags "in body" has a rule for.
+    static let inBodyEndTags: Set<String> = [
+        "a", "address", "applet", "article", "aside", "b", "big", "blockquote", "body", "br", "button",
+        "center", "code", "dd", "details", "dialog", "dir", "div", "dl", "dt", "em", "fieldset",
+        "figcaption", "figure", "font", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+        "hgroup", "html", "i", "li", "listing", "main", "marquee", "menu", "nav", "nobr", "object", "ol",
+        "p", "pre", "s", "search", "section", "select", "small", "strike", "strong", "summary", "template",
+        "tt", "u", "ul",
+    ]
     static let tableSections: Set<String> = ["tbody", "tfoot", "thead"]
+    static let tableContext: Set<String> = ["table", "template", "html"]
+    static let tableBodyContext: Set<String> = ["tbody", "tfoot", "thead", "template", "html"]
+    static let tableRowContext: Set<String> = ["tr", "template", "html"]
 
     /// SVG element names whose case the parser restores.
     static let svgTagNames: [String: String] = Dictionary(uniqueKeysWithValues: [

@@ -49,6 +49,12 @@ extension TreeBuilder {
             }
             var i = openElements.count - 1
             if asciiLowercased(openElements[i].localName) != t.name { parseError() }
+            if !openElements.containsForeign(t.name) {
+                // No element to close: the walk below would end at an HTML element (the root
+                // at the latest) without a match; skip it (deep SVG and a stream of stray end
+                // tags would make it quadratic).
+                return i > 0 ? processInMode(&token) : false
+            }
             while i > 0 {
                 let node = openElements[i]
                 if asciiLowercased(node.localName) == t.name {

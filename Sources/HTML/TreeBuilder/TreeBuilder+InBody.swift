@@ -24,6 +24,12 @@ extension TreeBuilder {
     }
 
     func inBodyStartTag(_ token: inout TreeToken, _ t: Tag) -> Bool {
+        if !TagSets.inBodyStartTags.contains(t.name) {
+            // Any other start tag (the common case: span, label, ...).
+            reconstructActiveFormatting()
+            insertElement(t)
+            return false
+        }
         switch t.name {
         case "html":
             parseError()
@@ -260,6 +266,10 @@ extension TreeBuilder {
     }
 
     func inBodyEndTag(_ t: Tag) -> Bool {
+        if !TagSets.inBodyEndTags.contains(t.name) {
+            anyOtherEndTag(t.name)
+            return false
+        }
         switch t.name {
         case "template":
             var tok = TreeToken.endTag(t)
@@ -333,6 +343,8 @@ extension TreeBuilder {
 
     /// "Any other end tag" of "in body".
     func anyOtherEndTag(_ name: String) {
+        // Without such an element open the walk can only end at a special element: an error.
+        guard openElements.containsHTML(name) else { parseError(); return }
         var i = openElements.count - 1
         while i >= 0 {
             let node = openElements[i]
@@ -357,7 +369,7 @@ extension TreeBuilder {
         for _ in 0..<8 {
             // The formatting element: the last in the list (after the last marker) named `subject`.
             guard let formatting = lastFormattingElement(named: subject) else { return true }
-            guard let stackIndex = openElements.lastIndex(where: { $0 === formatting }) else {
+            guard openElements.contains(formatting), let stackIndex = openElements.lastIndex(where: { $0 === formatting }) else {
                 parseError()
                 if let i = formattingIndex(of: formatting) { activeFormatting.remove(at: i) }
                 return false
@@ -396,7 +408,7 @@ extension TreeBuilder {
                     openElements.remove(at: nodeIndex)
                     continue
                 }
-                let replacement = Element(document: document, namespace: node.namespace, localName: node.localName, attributes: node.attributes)
+                let replacement = Element(link: ownerLink, namespace: node.namespace, localName: node.localName, attributes: node.attributes)
                 activeFormatting[li] = .element(replacement)
                 openElements.replace(at: nodeIndex, with: replacement)
                 node = replacement
@@ -406,7 +418,7 @@ extension TreeBuilder {
             }
             let (parent, before) = appropriatePlace(overrideTarget: commonAncestor)
             parent.insertBefore(lastNode, before)
-            let newElement = Element(document: document, namespace: formatting.namespace, localName: formatting.localName, attributes: formatting.attributes)
+            let newElement = Element(link: ownerLink, namespace: formatting.namespace, localName: formatting.localName, attributes: formatting.attributes)
             furthestBlock.moveChildren(to: newElement)
             furthestBlock.appendChild(newElement)
             if let i = formattingIndex(of: formatting) {

@@ -269,9 +269,9 @@ extension TreeBuilder {
         while let e = currentNode, !(e.namespace == .html && names.contains(e.localName)) { pop() }
     }
 
-    func clearStackBackToTableContext() { clearStackBackTo(["table", "template", "html"]) }
-    func clearStackBackToTableBodyContext() { clearStackBackTo(["tbody", "tfoot", "thead", "template", "html"]) }
-    func clearStackBackToTableRowContext() { clearStackBackTo(["tr", "template", "html"]) }
+    func clearStackBackToTableContext() { clearStackBackTo(TagSets.tableContext) }
+    func clearStackBackToTableBodyContext() { clearStackBackTo(TagSets.tableBodyContext) }
+    func clearStackBackToTableRowContext() { clearStackBackTo(TagSets.tableRowContext) }
 
     func inTableMode(_ token: inout TreeToken) -> Bool {
         switch token {

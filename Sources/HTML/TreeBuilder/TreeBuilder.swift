@@ -52,7 +52,14 @@ final class TreeBuilder {
     }
 
     var tokenizer: Tokenizer
+    /// The tree's root: the document, or in the fragment case a document of the parser's own.
     let document: Document
+    /// The document the new nodes belong to: the document, or the context element's.
+    var owner: Document? {
+        didSet { ownerLink = owner?.link }
+    }
+    /// Its link, which new nodes take (see `DOM.DocumentLink`).
+    var ownerLink: DocumentLink?
     let scripting: Bool
     var mode: Mode = .initial
     var originalMode: Mode = .initial
@@ -73,6 +80,8 @@ final class TreeBuilder {
     init(tokenizer: Tokenizer, document: Document, scripting: Bool) {
         self.tokenizer = tokenizer
         self.document = document
+        self.owner = document
+        self.ownerLink = document.link
         self.scripting = scripting
     }
 
@@ -81,7 +90,8 @@ final class TreeBuilder {
     func run() {
         while true {
             let token = tokenizer.next()
-            let done = token == .endOfFile
+            var done = false
+            if case .endOfFile = token { done = true }
             var t: TreeToken
             switch token {
             case .doctype(let d): t = .doctype(d)
@@ -260,11 +270,12 @@ final class TreeBuilder {
     }
 
     func hasElementInScope(_ target: Element, _ scope: Scope = .normal) -> Bool {
-        hasInScope(where: { $0 === target }, scope)
+        guard openElements.contains(target) else { return false }
+        return hasInScope(where: { $0 === target }, scope)
     }
 
     func stackContains(_ e: Element) -> Bool {
-        openElements.lastIndex { $0 === e } != nil
+        openElements.contains(e)
     }
 
     func hasTemplateOnStack() -> Bool {
@@ -301,6 +312,7 @@ final class TreeBuilder {
     }
 
     func removeFromStack(_ e: Element) {
+        guard openElements.contains(e) else { return }
         if let i = openElements.lastIndex(where: { $0 === e }) { openElements.remove(at: i) }
     }
 
@@ -334,12 +346,17 @@ final class TreeBuilder {
     /// https://html.spec.whatwg.org/#appropriate-place-for-inserting-a-node: (parent, before).
     func appropriatePlace(overrideTarget: Element? = nil) -> (Node, Node?) {
         let target = overrideTarget ?? currentNode!
+        if !fosterParenting {
+            // The common case: the target itself (or a template's contents).
+            if let contents = target.templateContents, target.namespace == .html { return (contents, nil) }
+            return (target, nil)
+        }
         var parent: Node = target
         var before: Node? = nil
         if fosterParenting && target.namespace == .html,
            ["table", "tbody", "tfoot", "thead", "tr"].contains(target.localName) {
-            let lastTemplate = openElements.lastIndex { $0.isHTML("template") }
-            let lastTable = openElements.lastIndex { $0.isHTML("table") }
+            let lastTemplate = openElements.templateIndices.last
+            let lastTable = openElements.tableIndices.last
             if let lt = lastTemplate, lastTable == nil || lt > lastTable! {
                 parent = openElements[lt]
             } else if let tb = lastTable {
@@ -361,7 +378,7 @@ final class TreeBuilder {
     }
 
     func createElement(for tag: Tag, namespace: Namespace) -> Element {
-        Element(document: document, namespace: namespace, localName: tag.name, attributes: tag.attributes)
+        Element(link: ownerLink, namespace: namespace, localName: tag.name, attributes: tag.attributes)
     }
 
     /// https://html.spec.whatwg.org/#insert-a-foreign-element
@@ -380,7 +397,7 @@ final class TreeBuilder {
     }
 
     func insertComment(_ data: [UInt8], into parent: Node? = nil) {
-        let c = Comment(document: document, data: String(decoding: data, as: UTF8.self))
+        let c = Comment(link: ownerLink, data: String(decoding: data, as: UTF8.self))
         if let parent {
             parent.appendChild(c)
         } else {
@@ -393,12 +410,12 @@ final class TreeBuilder {
     func insertCharacters(_ s: ArraySlice<UInt8>) {
         guard !s.isEmpty else { return }
         let (parent, before) = appropriatePlace()
-        if parent is Document { return }
+        if parent.kind == .document { return }
         let prev = before == nil ? parent.lastChild : before!.previousSibling
-        if let t = prev as? Text {
-            t.data += String(decoding: s, as: UTF8.self)
+        if let prev, prev.kind == .text {
+            unsafeDowncast(prev, to: Text.self).data += String(decoding: s, as: UTF8.self)
         } else {
-            parent.insertBefore(Text(document: document, data: String(decoding: s, as: UTF8.self)), before)
+            parent.insertBefore(Text(link: ownerLink, data: String(decoding: s, as: UTF8.self)), before)
         }
     }
 
@@ -411,7 +428,7 @@ final class TreeBuilder {
         var i = activeFormatting.count - 1
         while i >= 0 {
             guard case .element(let f) = activeFormatting[i] else { break }
-            if f.localName == e.localName && f.namespace == e.namespace && sameAttributes(f, e) {
+            if f.attributes.count == e.attributes.count && f.localName == e.localName && f.namespace == e.namespace && sameAttributes(f, e) {
                 count += 1
                 earliest = i
             }
@@ -419,7 +436,17 @@ final class TreeBuilder {
         }
         if count >= 3 { activeFormatting.remove(at: earliest) }
         activeFormatting.append(.element(e))
+        // Not in the standard: a bound on the list, so that hostile input (100,000 `<b id=N>`)
+        // is not quadratic here and in the walks of reconstruction and the adoption agency.
+        // Past it the oldest entry goes, as Noah's Ark drops the oldest duplicate.
+        if activeFormatting.count > Self.maxActiveFormattingElements {
+            if let first = activeFormatting.firstIndex(where: { if case .element = $0 { return true } else { return false } }) {
+                activeFormatting.remove(at: first)
+            }
+        }
     }
+
+    static let maxActiveFormattingElements = 256
 
     func sameAttributes(_ a: Element, _ b: Element) -> Bool {
         guard a.attributes.count == b.attributes.count else { return false }
@@ -523,10 +550,10 @@ final class TreeBuilder {
         func shallow(_ n: Node) -> Node {
             switch n {
             case let e as Element:
-                return Element(document: document, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
-            case let t as Text: return Text(document: document, data: t.data)
-            case let c as Comment: return Comment(document: document, data: c.data)
-            default: return DocumentFragment(document: document)
+                return Element(link: ownerLink, namespace: e.namespace, prefix: e.prefix, localName: e.localName, attributes: e.attributes)
+            case let t as Text: return Text(link: ownerLink, data: t.data)
+            case let c as Comment: return Comment(link: ownerLink, data: c.data)
+            default: return DocumentFragment(document: owner)
             }
         }
         let root = shallow(node)

@@ -152,6 +152,7 @@ extension Runtime {
     /// `realm.regexpScratch.captures` until the next match.
     @inline(__always)
     func rxRun(_ program: RegExpProgram, _ s: StringCell, _ from: Int) throws(JSException) -> Bool {
+        if measureRegExpTime { return try rxRunTimed(program, s, from) }
         do {
             if s.is16Bit {
                 return try program.exec(UnsafeBufferPointer(start: s.utf16, count: s.length), from: from, scratch: realm.regexpScratch)
@@ -160,6 +161,19 @@ extension Runtime {
         } catch {
             throw try rangeError("Maximum regular expression backtracking depth exceeded")
         }
+    }
+
+    /// `rxRun`, timed into `regexpNanoseconds` (`--stats`).
+    @inline(never)
+    func rxRunTimed(_ program: RegExpProgram, _ s: StringCell, _ from: Int) throws(JSException) -> Bool {
+        measureRegExpTime = false
+        let start = Heap.monotonicNanoseconds()
+        defer {
+            regexpNanoseconds &+= Heap.monotonicNanoseconds() &- start
+            regexpMatches &+= 1
+            measureRegExpTime = true
+        }
+        return try rxRun(program, s, from)
     }
 
     /// ToLength(lastIndex) of `r`, read from its slot when `r` has the instance shape.

@@ -128,3 +128,23 @@ extension Runtime {
         realm.lexicalIsConst.append(isConst)
     }
 }
+
+extension Runtime {
+    /// Defines the global `scriptArgs` (jsrun's command-line arguments): a frozen array of
+    /// strings, writable and configurable, not enumerable — without compiling a script.
+    public func defineScriptArgs(_ args: [String]) throws(JSException) {
+        let depth = heap.rootDepth
+        defer { heap.popRoots(to: depth) }
+        let array = try newArray(capacity: args.count)
+        heap.pushRoot(Value(cell: array.cell))
+        for (i, s) in args.enumerated() {
+            let v = try makeString(s)
+            array.elements![i] = v
+            array.elementsLength = i + 1
+            array.arrayLength = UInt32(i + 1)
+        }
+        try setIntegrity(array, frozen: true)
+        try definePropertyOrThrow(realm.global, key("scriptArgs"),
+                                  .data(Value(cell: array.cell), [.writable, .configurable]))
+    }
+}

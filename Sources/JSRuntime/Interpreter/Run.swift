@@ -112,7 +112,7 @@ extension Runtime {
         var r = fp.pointee.base
         var stepped = false
         // Entered (or re-entered after an exception was caught): machine code if it has any.
-        if !step && jitActive { pc = try enterJIT(fp, pc, hotness: 0) }
+        if !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
 
         while true {
             fp.pointee.pc = pc
@@ -299,16 +299,24 @@ extension Runtime {
                 if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNullish:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNullish ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isNullish ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotNullish:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNullish ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isNullish ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfUndefined:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isUndefined ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isUndefined ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotUndefined:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isUndefined ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isUndefined ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
                 let op = Op.CompareJump(ins, pc)
@@ -327,16 +335,24 @@ extension Runtime {
                 if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                let jumped = strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictNotEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                let jumped = strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                let jumped = try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotEq:
                 let op = Op.CompareJump(ins, pc)
-                pc += try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                let jumped = try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
                 let op = Op.CompareImmJump(ins, pc)
                 // An int32 immediate equals an int32 of that value or a double equal to it.
@@ -355,13 +371,19 @@ extension Runtime {
                 // String constants are atoms: the same atom, or a string of other contents.
                 var equal = a.bits == c.bits || (a.isCell && strictEquals(a, c))
                 if opcode == .jumpIfStrictNotEqConst { equal = !equal }
-                pc += equal ? op.offset : Op.ConstJump.length
+                let jumped = equal ? op.offset : Op.ConstJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNull:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNull ? op.offset : Op.CondJump.length
+                let jumped = r[op.value].isNull ? op.offset : Op.CondJump.length
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .jumpIfNotNull:
                 let op = Op.CondJump(ins, pc)
-                pc += r[op.value].isNull ? Op.CondJump.length : op.offset
+                let jumped = r[op.value].isNull ? Op.CondJump.length : op.offset
+                pc += jumped
+                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
             case .addImm:
                 let op = Op.ArithImm(ins, pc)
                 let a = r[op.src]
