@@ -94,7 +94,15 @@ struct BoxBuilder {
         case "blockquote":
             s.marginTop = em; s.marginBottom = em; s.marginLeft = 40; s.marginRight = 40
         case "ul", "ol", "menu", "dir":
-            s.marginTop = em; s.marginBottom = em; s.paddingLeft = 40
+            s.paddingLeft = 40
+            // A list inside a list has no vertical margins (the UA sheet's nested-list rules).
+            var nested = false
+            var up = e.parent
+            while let p = up as? Element {
+                if ["ul", "ol", "menu", "dir"].contains(p.localName) { nested = true; break }
+                up = p.parent
+            }
+            if !nested { s.marginTop = em; s.marginBottom = em }
         case "dd":
             s.marginLeft = 40
         case "pre", "listing", "xmp", "plaintext":

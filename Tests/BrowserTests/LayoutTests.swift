@@ -38,6 +38,13 @@ import WebContentCore
         #expect(ys == ys.sorted())
     }
 
+    @Test func nestedListsHaveNoVerticalMargins() throws {
+        let runs = texts(try layout("<ul><li>a<ul><li>b</ul></ul>"))
+        #expect(runs.map(\.text) == ["• ", "a", "• ", "b"])
+        // One line height (16 * 1.2) between the items' baselines.
+        #expect(runs[3].baseline - runs[1].baseline == 19)
+    }
+
     @Test func preKeepsLinesAndLiGetsAMarker() throws {
         let runs = texts(try layout("<pre>a  b\nc</pre><ul><li>item</ul><ol><li>one<li>two</ol>"))
         #expect(runs.map(\.text) == ["a  b", "c", "• ", "item", "1. ", "one", "2. ", "two"])
