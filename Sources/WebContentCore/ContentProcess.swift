@@ -21,6 +21,8 @@ public final class ContentProcess {
     var networking: Connection?
     var frame: UInt32 = 0
     var nextRequest: UInt32 = 1
+    /// The engine, made before lockdown (nil in processes that never lock down).
+    var scripts: ScriptRunner?
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
 
@@ -48,6 +50,7 @@ public final class ContentProcess {
         let warm = HTMLParser.parseDocument("<!doctype html><title>t</title><p>warm <b>up</b></p>")
         _ = try? LayoutEngine(viewportWidth: 100, viewportHeight: 100).layout(warm, measurer: FixedMeasurer())
         _ = DisplayList(width: 1, height: 1).encoded()
+        process.scripts = ScriptRunner()
         // The JIT's code pool: the only range the policy lets become executable.
         let region = ExecutableRegion.reserve()
         do {
@@ -71,6 +74,7 @@ public final class ContentProcess {
                 log("lockdown failed: \(error)")
                 return 71
             }
+            process.scripts?.installJIT(region: region)
             try process.host.send(message: ContentMessage.lockedDown)
             // MARK: - Locked down from here on: no file, socket or process is ever opened.
             return process.run()
@@ -173,7 +177,8 @@ public final class ContentProcess {
                 return .loadFailed(id: request.id, url: target, reason: error.description)
             }
         }
-        let document = HTMLParser.parseDocument(bytes).document
+        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
+        scripts?.runInlineScripts(of: document, url: url)
         let title = LayoutEngine.title(of: document)
         guard let r = rendering else {
             return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")

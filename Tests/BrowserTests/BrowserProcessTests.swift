@@ -93,6 +93,21 @@ func peerCloses(_ fd: Int32, seconds: Int32 = 10) -> Bool {
         #expect(tab.state == .loaded && tab.title == "D")
     }
 
+    @Test func inlineScriptsRunWithTheJITInTheLockedProcess() throws {
+        let browser = try makeBrowser()
+        let tab = try browser.openTab()
+        let page = "<title>JS</title><script>let s = 0; for (let i = 0; i < 100000; i++) s += i;</script>"
+            + "<script>throw new Error('an uncaught exception does not end the page')</script><p>after"
+        browser.load(tab, .html(page, baseURL: "about:blank"))
+        #expect(browser.waitForPage(tab, timeout: 60))
+        #expect(tab.state == .loaded && tab.title == "JS")
+        let inspection = try #require(ProcessInspection.inspect(pid: tab.pid))
+        #expect(inspection.seccompMode == 2)
+        #expect(inspection.writableExecutableMappings.isEmpty)
+        // The loop was compiled: JIT code lives in an anonymous read-execute mapping.
+        #expect(!inspection.anonymousExecutableMappings.filter { !$0.hasSuffix("[vdso]") }.isEmpty)
+    }
+
     @Test func aNetworkErrorIsShownInTheTab() throws {
         let browser = try makeBrowser()
         let tab = try browser.openTab()
