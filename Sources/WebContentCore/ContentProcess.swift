@@ -120,16 +120,13 @@ public final class ContentProcess {
     /// Takes the two endpoints that follow `bootstrap` and pings both.
     func bootstrap() throws(IPCError) {
         let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
-        var r = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: RenderingMessage.maxPayload, noSignal: true)
-        var n = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: NetworkingMessage.maxResponsePayload, noSignal: true)
+        let r = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: RenderingMessage.maxPayload, noSignal: true)
+        let n = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: NetworkingMessage.maxResponsePayload, noSignal: true)
         rendering?.close()
         networking?.close()
-        r.maxPayload = RenderingMessage.maxPayload
-        n.maxPayload = NetworkingMessage.maxResponsePayload
         rendering = r
         networking = n
-        let token = nextRequest
-        nextRequest &+= 1
+        let token = nextID()
         do {
             try r.send(message: RenderingMessage.ping(token))
             guard try r.receive(RenderingMessage.self, deadline: deadline) == .pong(token) else { throw IPCError.malformed("bad pong") }
@@ -203,8 +200,7 @@ public final class ContentProcess {
     /// One fetch through the networking process.
     func fetch(_ url: String) -> Result<FetchResponse, FetchError> {
         guard let n = networking else { return .failure(.other("the networking process is not available")) }
-        let id = nextRequest
-        nextRequest &+= 1
+        let id = nextID()
         do {
             try n.send(message: NetworkingMessage.fetch(FetchRequest(id: id, url: url)))
             let deadline = Clock.monotonicNanoseconds() + 120_000_000_000
@@ -221,6 +217,7 @@ public final class ContentProcess {
         }
     }
 
+    /// A fresh id for a request or a ping.
     func nextID() -> UInt32 {
         defer { nextRequest &+= 1 }
         return nextRequest
