@@ -20,6 +20,9 @@ public final class Browser {
         public var viewportHeight: UInt16 = 600
         /// How long a process may take to answer a step of the launch sequence.
         public var stepTimeoutNanoseconds: UInt64 = 20_000_000_000
+        /// How long a load may take before the tab is declared unresponsive (a script that
+        /// never ends): its content process is killed and the tab shows why.
+        public var loadTimeoutNanoseconds: UInt64 = 60_000_000_000
 
         public init(executable: String = "/proc/self/exe", profileDirectory: String? = nil) {
             self.executable = executable
@@ -183,6 +186,7 @@ public final class Browser {
         default: break
         }
         tab.state = .loading(id)
+        tab.loadDeadline = Clock.monotonicNanoseconds() + options.loadTimeoutNanoseconds
         do {
             try tab.connection.send(message: ContentMessage.load(
                 LoadRequest(id: id, destination: destination, viewportWidth: options.viewportWidth, viewportHeight: options.viewportHeight)))
@@ -209,6 +213,10 @@ public final class Browser {
         let live = tabs.filter { $0.isAlive }
         for tab in live { fds.append(pollfd(fd: tab.connection.fd, events: Int16(POLLIN), revents: 0)) }
         let rc = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
+        let now = Clock.monotonicNanoseconds()
+        for tab in live where tab.isLoading && now > tab.loadDeadline {
+            unresponsive(tab)
+        }
         if rc <= 0 { return }
         for (i, service) in [networking!, rendering!].enumerated() where fds[i].revents != 0 {
             do {
@@ -309,6 +317,18 @@ public final class Browser {
         tab.state = .crashed
         log("\(peer) is gone: \(reason)")
         showError(tab, title: "This tab's content process crashed", detail: tab.error!)
+    }
+
+    /// A load that did not finish in time (a script that never ends): the content process
+    /// is killed, the tab shows why; other tabs are not affected.
+    func unresponsive(_ tab: Tab) {
+        let peer = "content \(tab.process.pid) (tab \(tab.id))"
+        tab.process.kill(SIGKILL)
+        tab.process.wait(timeout: 2)
+        tab.error = "The page did not finish loading in time (a script that never ends?); its content process was stopped"
+        tab.state = .crashed
+        log("\(peer) is unresponsive: killed")
+        showError(tab, title: "This page is not responding", detail: tab.error!)
     }
 
     /// A networking or rendering process died or misbehaved: relaunched, and every live tab

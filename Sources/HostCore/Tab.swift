@@ -32,6 +32,8 @@ public final class Tab {
     var layersReceived = 0
     var layersAtLoad = 0
     var hostFrames: UInt32 = 0
+    /// When the current load is declared unresponsive (CLOCK_MONOTONIC nanoseconds).
+    var loadDeadline: UInt64 = 0
 
     init(id: UInt32, process: WorkerProcess, connection: Connection) {
         self.id = id

@@ -108,6 +108,22 @@ func peerCloses(_ fd: Int32, seconds: Int32 = 10) -> Bool {
         #expect(!inspection.anonymousExecutableMappings.filter { !$0.hasSuffix("[vdso]") }.isEmpty)
     }
 
+    @Test func aScriptThatNeverEndsMakesTheTabAnErrorAndOtherTabsWork() throws {
+        var options = Browser.Options(executable: sablePath)
+        options.viewportWidth = 400
+        options.viewportHeight = 300
+        options.loadTimeoutNanoseconds = 2_000_000_000
+        let browser = try Browser(options: options)
+        let tab = try browser.openTab()
+        let other = try browser.openTab()
+        browser.load(tab, .html("<title>Loop</title><script>while (true) {}</script>", baseURL: "about:blank"))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        #expect(tab.state == .crashed)
+        #expect(tab.error?.contains("did not finish loading in time") == true)
+        #expect(showsErrorPage(tab))
+        expectRedBox(browser, other)
+    }
+
     @Test func aNetworkErrorIsShownInTheTab() throws {
         let browser = try makeBrowser()
         let tab = try browser.openTab()
