@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "wpt-url", targets: ["WPTURL"]),
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
         .executable(name: "sable-fetch", targets: ["sable-fetch"]),
+        .executable(name: "sable", targets: ["sable"]),
         .library(name: "HTML", targets: ["HTML", "DOM"]),
         .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
     ],
@@ -119,6 +120,29 @@ let package = Package(
         // The sable-fetch command (one fetch, as the networking process does it): a thin main.
         .executableTarget(name: "sable-fetch", dependencies: ["NetworkingCore", "EngineIPC"], swiftSettings: strict),
         .testTarget(name: "NetworkingCoreTests", dependencies: ["NetworkingCore", "EngineIPC", "WebURL"],
+                    swiftSettings: strict),
+        // Layer: layout and paint. Display lists: plain values with their own versioned binary
+        // encoding (rectangles, text runs, borders). Imports nothing.
+        .target(name: "DisplayList", swiftSettings: strict),
+        // Layer: layout and paint. Block and inline layout with line breaking, text measured
+        // through the TextMeasurer interface; DOM -> DisplayList.
+        .target(name: "Layout", dependencies: ["DOM", "DisplayList"], swiftSettings: strict),
+        // Layer: process cores. Cairo and Pango (apt install libcairo2-dev libpango1.0-dev).
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // The rendering process: display lists rasterized into memfd layers sent to the host.
+        .target(name: "RenderingCore", dependencies: ["CPangoCairo", "DisplayList", "EngineIPC"], swiftSettings: strict),
+        // The web-content process: lockdown, bootstrap, load (fetch, parse, layout, render).
+        .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown",
+                                                      "JSEngine", "JSRuntime", "JSJIT"],
+                 swiftSettings: strict),
+        // The host: launches the processes, tabs, error pages, headless screenshots.
+        .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL"],
+                swiftSettings: strict),
+        // sable: one binary, four roles (host, content, networking, rendering).
+        .executableTarget(name: "sable", dependencies: ["HostCore", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+                          swiftSettings: strict),
+        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "RenderingCore", "DisplayList", "Layout",
+                                                          "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],
                     swiftSettings: strict),
     ]
 )

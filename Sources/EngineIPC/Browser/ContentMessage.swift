@@ -1,0 +1,113 @@
+// The host and a web-content process (one per tab), in the BrowserEngineKit sample's order:
+//
+//   content -> host   hello(pid)                   the process started (nothing locked yet)
+//   host -> content   lockdown(version)            install the content policy (SystemCallPolicy.content)
+//   content -> host   lockedDown                   from here on the process opens nothing
+//   host -> content   bootstrap                    then two descriptors (`Connection.sendDescriptor`):
+//                                                  the rendering endpoint, the networking endpoint
+//   content -> host   bootstrapped                 both peers answered a ping
+//   host -> content   load(LoadRequest)            a URL, an HTML string or a file's bytes
+//   content -> host   loaded(id, url, title)       the page was laid out and rendered
+//                     | loadFailed(id, url, why)   an error value the host shows in the tab
+//   host -> content   shutdown
+//
+// `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
+
+/// What a tab loads (`load(destination:)` in the sample).
+public enum LoadDestination: Equatable, Sendable {
+    /// An absolute URL, fetched by the networking process.
+    case url(String)
+    /// A document given as a string; `baseURL` resolves its relative URLs.
+    case html(String, baseURL: String)
+    /// A local file, read by the host (the content process opens nothing): its path for
+    /// the title bar and its bytes.
+    case file(path: String, contents: [UInt8])
+}
+
+public struct LoadRequest: Equatable, Sendable {
+    public var id: UInt32
+    public var destination: LoadDestination
+    /// The viewport in CSS pixels.
+    public var viewportWidth: UInt16
+    public var viewportHeight: UInt16
+
+    public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600) {
+        self.id = id
+        self.destination = destination
+        self.viewportWidth = viewportWidth
+        self.viewportHeight = viewportHeight
+    }
+}
+
+public enum ContentMessage: Equatable, Sendable, MessageSet {
+    case hello(pid: Int32)
+    case lockdown(version: UInt32)
+    case lockedDown
+    case bootstrap
+    case bootstrapped
+    case load(LoadRequest)
+    case loaded(id: UInt32, url: String, title: String)
+    case loadFailed(id: UInt32, url: String, reason: String)
+    case shutdown
+
+    /// A page or a file goes through here: the networking limit.
+    public static let maxPayload = Frame.defaultMaxPayload
+
+    enum Kind: UInt16 {
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown
+    }
+
+    public var frame: Frame {
+        var w = ByteWriter()
+        let kind: Kind
+        switch self {
+        case .hello(let pid): kind = .hello; w.i32(pid)
+        case .lockdown(let version): kind = .lockdown; w.u32(version)
+        case .lockedDown: kind = .lockedDown
+        case .bootstrap: kind = .bootstrap
+        case .bootstrapped: kind = .bootstrapped
+        case .load(let r):
+            kind = .load
+            w.u32(r.id)
+            w.u16(r.viewportWidth)
+            w.u16(r.viewportHeight)
+            switch r.destination {
+            case .url(let url): w.u8(0); w.string(url)
+            case .html(let html, let base): w.u8(1); w.string(html); w.string(base)
+            case .file(let path, let contents): w.u8(2); w.string(path); w.blob(contents)
+            }
+        case .loaded(let id, let url, let title): kind = .loaded; w.u32(id); w.string(url); w.string(title)
+        case .loadFailed(let id, let url, let reason): kind = .loadFailed; w.u32(id); w.string(url); w.string(reason)
+        case .shutdown: kind = .shutdown
+        }
+        return Frame(kind: kind.rawValue, payload: w.bytes)
+    }
+
+    public init(_ frame: Frame) throws(IPCError) {
+        guard let kind = Kind(rawValue: frame.kind) else { throw .malformed("unknown content message kind \(frame.kind)") }
+        var r = ByteReader(frame.payload)
+        switch kind {
+        case .hello: self = .hello(pid: try r.i32())
+        case .lockdown: self = .lockdown(version: try r.u32())
+        case .lockedDown: self = .lockedDown
+        case .bootstrap: self = .bootstrap
+        case .bootstrapped: self = .bootstrapped
+        case .load:
+            let id = try r.u32()
+            let width = try r.u16(), height = try r.u16()
+            guard (1...16384).contains(width), (1...16384).contains(height) else { throw .malformed("bad viewport") }
+            let destination: LoadDestination
+            switch try r.u8() {
+            case 0: destination = .url(try r.string())
+            case 1: destination = .html(try r.string(), baseURL: try r.string())
+            case 2: destination = .file(path: try r.string(), contents: try r.blob())
+            default: throw .malformed("bad destination")
+            }
+            self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height))
+        case .loaded: self = .loaded(id: try r.u32(), url: try r.string(), title: try r.string())
+        case .loadFailed: self = .loadFailed(id: try r.u32(), url: try r.string(), reason: try r.string())
+        case .shutdown: self = .shutdown
+        }
+        try r.finish()
+    }
+}

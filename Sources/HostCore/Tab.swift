@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EngineIPC
+import Lockdown
+import RenderingCore
+
+/// A tab: its content process, the last page's state and the layer the host shows.
+public final class Tab {
+    public enum State: Equatable, Sendable {
+        case starting, ready
+        case loading(UInt32)
+        case loaded
+        /// The load failed (a network error value); the tab shows the error page.
+        case failed
+        /// The content process died or misbehaved; the tab shows the error page.
+        case crashed
+    }
+
+    public let id: UInt32
+    public let process: WorkerProcess
+    let connection: Connection
+    public internal(set) var state: State = .starting
+    public internal(set) var url = ""
+    public internal(set) var title = ""
+    /// Why the tab shows an error page (a crash), nil otherwise.
+    public internal(set) var error: String?
+    /// The host's own page shown instead of the content, as (title, detail).
+    public internal(set) var errorPage: (title: String, detail: String)?
+    /// The last frame the rendering process sent for this tab.
+    public internal(set) var layer: SharedLayer?
+    var layersReceived = 0
+    var layersAtLoad = 0
+    var hostFrames: UInt32 = 0
+    /// When the current load is declared unresponsive (CLOCK_MONOTONIC nanoseconds).
+    var loadDeadline: UInt64 = 0
+
+    init(id: UInt32, process: WorkerProcess, connection: Connection) {
+        self.id = id
+        self.process = process
+        self.connection = connection
+    }
+
+    public var pid: Int32 { process.pid }
+
+    public var isLoading: Bool {
+        if case .loading = state { return true }
+        return false
+    }
+
+    var isAlive: Bool { state != .crashed && process.termination == nil }
+
+    /// The host's end of the content connection (tests write garbage into it from the other side).
+    public var connectionFD: Int32 { connection.fd }
+
+    func close() {
+        if isAlive {
+            try? connection.send(message: ContentMessage.shutdown)
+            process.wait(timeout: 1)
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import DOM
+import DisplayList
+
+/// The computed style of a box, from the built-in user-agent rules and `style=""`.
+struct BoxStyle {
+    var font = Font(family: .serif, size: 16)
+    var color = Color.black
+    var background: Color?
+    var underline = false
+    var preformatted = false
+    var marginTop: Float = 0, marginBottom: Float = 0
+    var marginLeft: Float = 0, marginRight: Float = 0
+    var paddingLeft: Float = 0
+    /// A horizontal rule: a 2 px border of this color.
+    var rule: Color?
+    /// `• ` or `3. ` before the first line of a list item.
+    var marker: String?
+    var centered = false
+}
+
+/// A piece of inline content.
+enum InlineItem {
+    /// A word (no spaces; for `pre`, a whole line), preceded by collapsible white space or not.
+    case word(String, BoxStyle, spaceBefore: Bool)
+    /// `<br>` or a newline in `pre`.
+    case lineBreak
+}
+
+/// A block box: either block children or inline content (an anonymous block wraps inline
+/// content that sits between blocks).
+final class BlockBox {
+    var style: BoxStyle
+    var children: [BlockBox] = []
+    var inlines: [InlineItem] = []
+
+    init(style: BoxStyle) { self.style = style }
+
+    func forEachWord(_ body: (Font, String) -> Void) {
+        for item in inlines {
+            if case .word(let text, let style, _) = item { body(style.font, text) }
+        }
+        if let marker = style.marker { body(style.font, marker) }
+        for child in children { child.forEachWord(body) }
+    }
+}
+
+/// DOM -> box tree, with the user-agent style sheet's rules built in.
+struct BoxBuilder {
+    static let hidden: Set<String> = ["head", "script", "style", "title", "meta", "link", "template", "base",
+                                      "datalist", "param", "noscript", "area", "map", "track", "source"]
+    static let blocks: Set<String> = [
+        "html", "body", "address", "blockquote", "center", "dialog", "div", "figure", "figcaption", "footer",
+        "form", "header", "hr", "legend", "listing", "main", "p", "plaintext", "pre", "search", "xmp", "article",
+        "aside", "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "nav", "section", "dir", "dd", "dl", "dt", "menu",
+        "ol", "ul", "li", "fieldset", "details", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
+        "td", "th",
+    ]
+
+    func build(_ document: Document) -> BlockBox {
+        let root = BlockBox(style: BoxStyle())
+        if let html = document.documentElement {
+            buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)
+        }
+        return root
+    }
+
+    /// The body's `bgcolor` or `style` background, which paints the whole canvas.
+    static func bodyBackground(_ html: Element) -> Color? {
+        var child = html.firstChild
+        while let c = child {
+            if let e = c as? Element, e.isHTML("body") {
+                if let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { return bg }
+                return StyleAttribute.parse(e.attribute("style") ?? "").background
+            }
+            child = c.nextSibling
+        }
+        return nil
+    }
+
+    /// The style of element `e` given its parent's (inherited properties only carry over).
+    func style(of e: Element, inherited parent: BoxStyle, index: Int?) -> BoxStyle {
+        var s = BoxStyle()
+        s.font = parent.font
+        s.color = parent.color
+        s.underline = parent.underline
+        s.preformatted = parent.preformatted
+        s.centered = parent.centered
+        let em = s.font.size
+        switch e.localName {
+        case "body":
+            s.marginTop = 8; s.marginBottom = 8; s.marginLeft = 8; s.marginRight = 8
+        case "p", "dl", "figure":
+            s.marginTop = em; s.marginBottom = em
+        case "blockquote":
+            s.marginTop = em; s.marginBottom = em; s.marginLeft = 40; s.marginRight = 40
+        case "ul", "ol", "menu", "dir":
+            s.paddingLeft = 40
+            // A list inside a list has no vertical margins (the UA sheet's nested-list rules).
+            var nested = false
+            var up = e.parent
+            while let p = up as? Element {
+                if ["ul", "ol", "menu", "dir"].contains(p.localName) { nested = true; break }
+                up = p.parent
+            }
+            if !nested { s.marginTop = em; s.marginBottom = em }
+        case "dd":
+            s.marginLeft = 40
+        case "pre", "listing", "xmp", "plaintext":
+            s.marginTop = em; s.marginBottom = em
+            s.preformatted = true
+            s.font.family = .monospace
+            s.font.size = 13
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            let (size, margin): (Float, Float) = switch e.localName {
+            case "h1": (2, 0.67)
+            case "h2": (1.5, 0.83)
+            case "h3": (1.17, 1)
+            case "h4": (1, 1.33)
+            case "h5": (0.83, 1.67)
+            default: (0.67, 2.33)
+            }
+            s.font.size = em * size
+            s.font.bold = true
+            s.marginTop = s.font.size * margin; s.marginBottom = s.marginTop
+        case "hr":
+            s.marginTop = em / 2; s.marginBottom = em / 2
+            s.rule = Color(red: 128, green: 128, blue: 128)
+        case "li":
+            if let index { s.marker = "\(index). " } else { s.marker = "• " }
+        case "b", "strong", "th", "dt":
+            s.font.bold = true
+        case "i", "em", "cite", "var", "dfn", "address":
+            s.font.italic = true
+        case "code", "tt", "kbd", "samp":
+            s.font.family = .monospace
+            s.font.size = em * 13 / 16
+        case "a":
+            if e.attribute("href") != nil { s.color = .link; s.underline = true }
+        case "u", "ins":
+            s.underline = true
+        case "small":
+            s.font.size = em * 5 / 6
+        case "big":
+            s.font.size = em * 1.2
+        case "center":
+            s.centered = true
+        default:
+            break
+        }
+        if e.attribute("align")?.lowercased() == "center" { s.centered = true }
+        if e.localName == "font", let c = e.attribute("color").flatMap(CSSColor.parse) { s.color = c }
+        let declared = StyleAttribute.parse(e.attribute("style") ?? "")
+        if let c = declared.color { s.color = c }
+        if let b = declared.background, e.localName != "body" { s.background = b }
+        if let align = declared.textAlign { s.centered = align == "center" }
+        return s
+    }
+
+    func display(of e: Element) -> (hidden: Bool, block: Bool) {
+        guard e.namespace == .html else { return (true, false) }
+        if e.attribute("hidden") != nil { return (true, false) }
+        let declared = StyleAttribute.parse(e.attribute("style") ?? "").display
+        if declared == "none" { return (true, false) }
+        if declared == "block" { return (false, true) }
+        if declared == "inline" { return (false, false) }
+        if BoxBuilder.hidden.contains(e.localName) { return (true, false) }
+        return (false, BoxBuilder.blocks.contains(e.localName))
+    }
+
+    /// Adds `parent`'s children to `box`: block children as boxes, runs of inline content
+    /// as anonymous boxes.
+    func buildChildren(of parent: Node, into box: BlockBox, inherited: BoxStyle, listCounter: Int?) {
+        var anonymous: BlockBox?
+        var counter = listCounter
+        var child = parent.firstChild
+        while let c = child {
+            defer { child = c.nextSibling }
+            if let e = c as? Element {
+                let (hidden, block) = display(of: e)
+                if hidden { continue }
+                if block {
+                    anonymous = nil
+                    let index: Int? = e.isHTML("li") ? counter : nil
+                    if e.isHTML("li"), let n = counter { counter = n + 1 }
+                    let s = style(of: e, inherited: inherited, index: index)
+                    let childBox = BlockBox(style: s)
+                    box.children.append(childBox)
+                    let childCounter: Int? = e.isHTML("ol") ? Int(e.attribute("start") ?? "1") ?? 1 : nil
+                    buildChildren(of: e, into: childBox, inherited: s, listCounter: childCounter)
+                    continue
+                }
+            }
+            if anonymous == nil {
+                var s = BoxStyle()
+                s.font = inherited.font
+                s.color = inherited.color
+                s.centered = inherited.centered
+                s.preformatted = inherited.preformatted
+                let a = BlockBox(style: s)
+                box.children.append(a)
+                anonymous = a
+            }
+            addInline(c, to: anonymous!, style: inherited)
+        }
+        // White space alone makes no line.
+        box.children.removeAll { child in
+            child.children.isEmpty && child.inlines.isEmpty && child.style.marker == nil && child.style.rule == nil
+                && child.style.marginTop == 0 && child.style.marginBottom == 0 && child.style.background == nil
+        }
+    }
+
+    func addInline(_ node: Node, to box: BlockBox, style: BoxStyle) {
+        if let text = node as? Text {
+            addText(text.data, to: box, style: style)
+            return
+        }
+        guard let e = node as? Element else { return }
+        let (hidden, block) = display(of: e)
+        if hidden { return }
+        if e.isHTML("br") { box.inlines.append(.lineBreak); return }
+        if e.isHTML("img") {
+            if let alt = e.attribute("alt"), !alt.isEmpty { addText(alt, to: box, style: style) }
+            return
+        }
+        let s = self.style(of: e, inherited: style, index: nil)
+        if block {
+            // A block inside inline content (after display: block in style=""): its own lines.
+            box.inlines.append(.lineBreak)
+        }
+        var child = e.firstChild
+        while let c = child {
+            addInline(c, to: box, style: s)
+            child = c.nextSibling
+        }
+        if block { box.inlines.append(.lineBreak) }
+    }
+
+    func addText(_ data: String, to box: BlockBox, style: BoxStyle) {
+        if style.preformatted {
+            var first = true
+            for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+                if !first { box.inlines.append(.lineBreak) }
+                first = false
+                let text = String(line).replacingTabs()
+                if !text.isEmpty { box.inlines.append(.word(text, style, spaceBefore: false)) }
+            }
+            return
+        }
+        var space = false
+        var word = ""
+        for ch in data.unicodeScalars {
+            if ch == " " || ch == "\n" || ch == "\t" || ch == "\r" || ch == "\u{0C}" {
+                if !word.isEmpty {
+                    box.inlines.append(.word(word, style, spaceBefore: space))
+                    word = ""
+                }
+                space = true
+            } else {
+                word.unicodeScalars.append(ch)
+            }
+        }
+        if !word.isEmpty { box.inlines.append(.word(word, style, spaceBefore: space)) }
+        else if space { box.inlines.append(.word("", style, spaceBefore: true)) }
+    }
+}
+
+extension String {
+    func replacingTabs() -> String {
+        var out = ""
+        var column = 0
+        for ch in self {
+            if ch == "\t" {
+                let n = 8 - column % 8
+                out += String(repeating: " ", count: n)
+                column += n
+            } else {
+                out.append(ch)
+                column += 1
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,90 @@
+import DOM
+import DisplayList
+
+/// Text sizes as layout needs them. The content process implements this over IPC (the
+/// rendering process measures with Pango), tests with a fixed-width double.
+public protocol TextMeasurer {
+    /// The size of each `(font, text)`, in order. One call per layout pass: implementations
+    /// may make one round trip for the whole batch.
+    func measure(_ texts: [(Font, String)]) throws -> [TextSize]
+}
+
+/// The advance width of a text and its font's ascent and descent, in pixels.
+public struct TextSize: Equatable, Sendable {
+    public var width: Float
+    public var ascent: Float
+    public var descent: Float
+
+    public init(width: Float, ascent: Float, descent: Float) {
+        self.width = width
+        self.ascent = ascent
+        self.descent = descent
+    }
+}
+
+/// Block and inline layout of a document into a display list: the user-agent style sheet's
+/// common rules (display none/block/inline, margins, headings, lists, `pre`, links), the
+/// `style` attribute's `color` and `background-color`, and greedy line breaking at spaces.
+///
+/// A first cut of DESIGN.md §8's `Layout` layer; the cascade (`CSS`) replaces `BoxStyle`'s
+/// built-in rules when it lands.
+public struct LayoutEngine {
+    public var viewportWidth: Float
+    public var viewportHeight: Float
+
+    public init(viewportWidth: Float, viewportHeight: Float) {
+        self.viewportWidth = viewportWidth
+        self.viewportHeight = viewportHeight
+    }
+
+    /// Lays `document` out and paints it. The list is the viewport's size; `contentHeight`
+    /// is how tall the document is.
+    public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
+        let root = BoxBuilder().build(document)
+        // One batch of measurements for every word and every font's space.
+        var keys: [MeasureKey: Int] = [:]
+        var batch: [(Font, String)] = []
+        func want(_ font: Font, _ text: String) {
+            let key = MeasureKey(font: font, text: text)
+            if keys[key] == nil {
+                keys[key] = batch.count
+                batch.append((font, text))
+            }
+        }
+        root.forEachWord { font, text in
+            want(font, text)
+            want(font, " ")
+        }
+        let sizes = batch.isEmpty ? [] : try measurer.measure(batch)
+        guard sizes.count == batch.count else { throw LayoutError.measurementCount }
+        var table: [MeasureKey: TextSize] = [:]
+        for (key, index) in keys { table[key] = sizes[index] }
+
+        var painter = Painter(sizes: table)
+        let background = root.style.background ?? document.documentElement.flatMap { BoxBuilder.bodyBackground($0) } ?? .white
+        painter.layoutBlock(root, x: 0, width: viewportWidth)
+        let height = painter.y + painter.pendingMargin
+        let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
+        return (list, height)
+    }
+
+    /// The document's title (the `title` element's text, whitespace collapsed).
+    public static func title(of document: Document) -> String {
+        var found: Element?
+        document.forEachDescendant { node in
+            if found == nil, let e = node as? Element, e.isHTML("title") { found = e }
+        }
+        guard let text = found?.textContent else { return "" }
+        return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\u{0C}" })
+            .joined(separator: " ")
+    }
+}
+
+public enum LayoutError: Error {
+    case measurementCount
+}
+
+struct MeasureKey: Hashable {
+    var font: Font
+    var text: String
+}

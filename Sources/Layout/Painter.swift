@@ -1,0 +1,164 @@
+import DisplayList
+
+/// Places block boxes top to bottom and breaks their inline content into lines, emitting
+/// display items as it goes. Vertical margins of adjacent blocks collapse (the larger wins).
+struct Painter {
+    let sizes: [MeasureKey: TextSize]
+    var items: [DisplayItem] = []
+    var y: Float = 0
+    var pendingMargin: Float = 0
+
+    init(sizes: [MeasureKey: TextSize]) { self.sizes = sizes }
+
+    func size(_ font: Font, _ text: String) -> TextSize { Painter.size(sizes, font, text) }
+
+    static func size(_ sizes: [MeasureKey: TextSize], _ font: Font, _ text: String) -> TextSize {
+        sizes[MeasureKey(font: font, text: text)] ?? TextSize(width: 0, ascent: font.size * 0.8, descent: font.size * 0.2)
+    }
+
+    /// Content starts here: the collapsed margin above it is final.
+    mutating func flushMargin() {
+        y += pendingMargin
+        pendingMargin = 0
+    }
+
+    mutating func layoutBlock(_ box: BlockBox, x: Float, width: Float) {
+        let s = box.style
+        pendingMargin = max(pendingMargin, s.marginTop)
+        let backgroundIndex: Int?
+        let top: Float
+        if s.background != nil || s.rule != nil {
+            flushMargin()
+            backgroundIndex = items.count
+            top = y
+        } else {
+            backgroundIndex = nil
+            top = y
+        }
+        let innerX = x + s.marginLeft + s.paddingLeft
+        let innerWidth = max(width - s.marginLeft - s.marginRight - s.paddingLeft, 1)
+        if let rule = s.rule {
+            items.append(.border(Rect(x: x + s.marginLeft, y: y, width: width - s.marginLeft - s.marginRight, height: 2),
+                                 widths: [1, 1, 1, 1], rule))
+            y += 2
+        }
+        var markerPending = s.marker
+        if !box.inlines.isEmpty || (markerPending != nil && box.children.isEmpty) {
+            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, marker: markerPending, markerFont: s.font,
+                        markerColor: s.color)
+            markerPending = nil
+        }
+        for child in box.children {
+            if let marker = markerPending {
+                // The marker goes on the first line of the first child.
+                var first = child
+                if first.inlines.isEmpty && !first.children.isEmpty { first = first.children[0] }
+                first.style.marker = first.style.marker ?? marker
+                markerPending = nil
+            }
+            layoutBlock(child, x: innerX, width: innerWidth)
+        }
+        if let index = backgroundIndex, let background = s.background {
+            flushMargin()
+            let rect = Rect(x: x + s.marginLeft, y: top, width: width - s.marginLeft - s.marginRight, height: y - top)
+            items.insert(.fill(rect, background), at: index)
+        }
+        pendingMargin = max(pendingMargin, s.marginBottom)
+    }
+
+    struct Placed {
+        var x: Float
+        var text: String
+        var style: BoxStyle
+        var width: Float
+    }
+
+    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, marker: String?,
+                              markerFont: Font, markerColor: Color) {
+        let table = sizes
+        func size(_ font: Font, _ text: String) -> TextSize { Painter.size(table, font, text) }
+        var line: [Placed] = []
+        var cursor: Float = 0
+        var pendingSpace = false
+        var lineHasContent = false
+
+        func lineMetrics(_ placed: [Placed]) -> (ascent: Float, descent: Float, height: Float) {
+            var ascent: Float = 0, descent: Float = 0, height: Float = 0
+            for p in placed {
+                let m = size(p.style.font, p.text)
+                ascent = max(ascent, m.ascent)
+                descent = max(descent, m.descent)
+                height = max(height, (p.style.font.size * 1.2).rounded())
+            }
+            return (ascent, descent, max(height, ascent + descent))
+        }
+
+        var markerToDraw = marker
+        func endLine(_ painter: inout Painter, forced: Bool) {
+            if line.isEmpty && !forced && markerToDraw == nil { return }
+            painter.flushMargin()
+            var metrics = lineMetrics(line)
+            if line.isEmpty {
+                let m = size(markerFont, " ")
+                metrics = (m.ascent, m.descent, (markerFont.size * 1.2).rounded())
+            }
+            let halfLeading = (metrics.height - metrics.ascent - metrics.descent) / 2
+            let baseline = (painter.y + halfLeading + metrics.ascent).rounded()
+            let lineWidth = line.last.map { $0.x + $0.width } ?? 0
+            let shift = centered ? max((width - lineWidth) / 2, 0) : 0
+            if let m = markerToDraw {
+                let w = size(markerFont, m).width
+                painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))
+                markerToDraw = nil
+            }
+            // Merge neighbours of one style into one run.
+            var i = 0
+            while i < line.count {
+                var j = i + 1
+                var text = line[i].text
+                while j < line.count, line[j].style.font == line[i].style.font, line[j].style.color == line[i].style.color,
+                      line[j].style.underline == line[i].style.underline {
+                    let gap = line[j].x - (line[j - 1].x + line[j - 1].width)
+                    text += gap > 0 ? " " + line[j].text : line[j].text
+                    j += 1
+                }
+                let style = line[i].style
+                let startX = x + shift + line[i].x
+                if !text.isEmpty {
+                    painter.items.append(.text(TextRun(x: startX, baseline: baseline, text: text, font: style.font, color: style.color)))
+                }
+                if style.underline {
+                    let endX = x + shift + line[j - 1].x + line[j - 1].width
+                    painter.items.append(.fill(Rect(x: startX, y: baseline + 2, width: max(endX - startX, 0), height: 1), style.color))
+                }
+                i = j
+            }
+            painter.y += metrics.height
+            line.removeAll()
+            cursor = 0
+            pendingSpace = false
+            lineHasContent = false
+        }
+
+        for item in inlines {
+            switch item {
+            case .lineBreak:
+                endLine(&self, forced: true)
+            case .word(let text, let style, let spaceBefore):
+                if spaceBefore && lineHasContent { pendingSpace = true }
+                if text.isEmpty { continue }
+                let w = size(style.font, text).width
+                let space = pendingSpace ? size(style.font, " ").width : 0
+                if lineHasContent && cursor + space + w > width && !style.preformatted {
+                    endLine(&self, forced: false)
+                }
+                let gap: Float = lineHasContent && pendingSpace ? size(style.font, " ").width : 0
+                line.append(Placed(x: cursor + gap, text: text, style: style, width: w))
+                cursor += gap + w
+                pendingSpace = false
+                lineHasContent = true
+            }
+        }
+        endLine(&self, forced: false)
+    }
+}

@@ -1,0 +1,259 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLockdown
+import DisplayList
+import DOM
+import EngineIPC
+import HTML
+import Layout
+import Lockdown
+
+/// The web-content process, as a library (the `sable` content role is a thin `main` over
+/// it). It follows the BrowserEngineKit sample's order: hello, `lockdown(version:)` (the
+/// content policy, with the JIT's executable region reserved before), `bootstrap` with the
+/// rendering and networking endpoints (both pinged), then `load(destination:)`: fetch
+/// through networking, parse, lay out (text measured by the rendering process), and send
+/// the display list to the rendering process, which hands the layer to the host.
+public final class ContentProcess {
+    let host: Connection
+    var rendering: Connection?
+    var networking: Connection?
+    var frame: UInt32 = 0
+    var nextRequest: UInt32 = 1
+    /// The engine, made before lockdown (nil in processes that never lock down).
+    var scripts: ScriptRunner?
+    /// How long a peer may take to answer (a fetch has the networking session's own limits).
+    public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
+
+    public init(host: Connection) {
+        var host = host
+        host.maxPayload = ContentMessage.maxPayload
+        self.host = host
+    }
+
+    static func log(_ line: String) {
+        let text = "content \(getpid()): " + line + "\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// The content role's whole `main`: the host's socket on `socketFD`, the violation-report
+    /// pipe on `reportFD`. Returns the exit status (0 after `shutdown` or when the host left).
+    public static func roleMain(socketFD: Int32, reportFD: Int32, parent: Int32) -> Int32 {
+        _ = sable_set_parent_death_signal(SIGKILL)
+        if getppid() != parent { return 71 }
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        let process = ContentProcess(host: Connection(fd: socketFD, noSignal: true))
+        // Warm-up before lockdown: lazy runtime state of the parser and layout (metadata,
+        // tables) is made now, while making it may still need the system.
+        let warm = HTMLParser.parseDocument("<!doctype html><title>t</title><p>warm <b>up</b></p>")
+        _ = try? LayoutEngine(viewportWidth: 100, viewportHeight: 100).layout(warm, measurer: FixedMeasurer())
+        _ = DisplayList(width: 1, height: 1).encoded()
+        process.scripts = ScriptRunner()
+        // The JIT's code pool: the only range the policy lets become executable.
+        let region = ExecutableRegion.reserve()
+        do {
+            try process.host.send(message: ContentMessage.hello(pid: getpid()))
+            guard case .lockdown(let version) = try process.host.receive(ContentMessage.self) else {
+                log("expected lockdown")
+                return 71
+            }
+            guard version == SystemCallPolicy.contentVersion else {
+                log("content policy version \(version) requested, this process has \(SystemCallPolicy.contentVersion)")
+                return 71
+            }
+            let dropped = sable_drop_capabilities()
+            guard dropped == 0, sable_capabilities_cleared() == 1 else {
+                log("cannot drop capabilities: errno \(-dropped)")
+                return 71
+            }
+            do {
+                try Lockdown.install(.content(pid: getpid(), executable: region), mode: .reportAndKill, reportFD: reportFD)
+            } catch {
+                log("lockdown failed: \(error)")
+                return 71
+            }
+            process.scripts?.installJIT(region: region)
+            try process.host.send(message: ContentMessage.lockedDown)
+            // MARK: - Locked down from here on: no file, socket or process is ever opened.
+            return process.run()
+        } catch .closed {
+            return 0
+        } catch {
+            log("\(error)")
+            return 71
+        }
+    }
+
+    /// Serves the host until `shutdown` or until it goes away.
+    public func run() -> Int32 {
+        while true {
+            let message: ContentMessage
+            do {
+                message = try host.receive(ContentMessage.self)
+            } catch .closed {
+                return 0
+            } catch {
+                ContentProcess.log("bad message from the host: \(error)")
+                return 71
+            }
+            do {
+                switch message {
+                case .bootstrap:
+                    try bootstrap()
+                case .load(let request):
+                    try host.send(message: load(request))
+                case .shutdown:
+                    return 0
+                default:
+                    ContentProcess.log("unexpected message from the host")
+                    return 71
+                }
+            } catch {
+                ContentProcess.log("host connection: \(error)")
+                return 71
+            }
+        }
+    }
+
+    /// Takes the two endpoints that follow `bootstrap` and pings both.
+    func bootstrap() throws(IPCError) {
+        let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
+        let r = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: RenderingMessage.maxPayload, noSignal: true)
+        let n = Connection(fd: try host.receiveDescriptor(deadline: deadline), maxPayload: NetworkingMessage.maxResponsePayload, noSignal: true)
+        rendering?.close()
+        networking?.close()
+        rendering = r
+        networking = n
+        let token = nextID()
+        do {
+            try r.send(message: RenderingMessage.ping(token))
+            guard try r.receive(RenderingMessage.self, deadline: deadline) == .pong(token) else { throw IPCError.malformed("bad pong") }
+        } catch {
+            ContentProcess.log("the rendering process did not answer the ping: \(error)")
+            dropRendering()
+        }
+        do {
+            try n.send(message: NetworkingMessage.ping(token))
+            guard try n.receive(NetworkingMessage.self, deadline: deadline) == .pong(token) else { throw IPCError.malformed("bad pong") }
+        } catch {
+            ContentProcess.log("the networking process did not answer the ping: \(error)")
+            dropNetworking()
+        }
+        try host.send(message: ContentMessage.bootstrapped)
+    }
+
+    func dropRendering() {
+        if let r = rendering { shutdown(r.fd, Int32(SHUT_RDWR)); r.close() }
+        rendering = nil
+    }
+
+    func dropNetworking() {
+        if let n = networking { shutdown(n.fd, Int32(SHUT_RDWR)); n.close() }
+        networking = nil
+    }
+
+    /// Loads a destination to the end: the answer for the host.
+    func load(_ request: LoadRequest) -> ContentMessage {
+        let bytes: [UInt8]
+        let url: String
+        switch request.destination {
+        case .html(let html, let base):
+            bytes = Array(html.utf8)
+            url = base
+        case .file(let path, let contents):
+            bytes = contents
+            url = "file://" + path
+        case .url(let target):
+            switch fetch(target) {
+            case .success(let response):
+                bytes = response.body
+                url = response.url
+            case .failure(let error):
+                return .loadFailed(id: request.id, url: target, reason: error.description)
+            }
+        }
+        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
+        scripts?.runInlineScripts(of: document, url: url)
+        let title = LayoutEngine.title(of: document)
+        guard let r = rendering else {
+            return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")
+        }
+        do {
+            let engine = LayoutEngine(viewportWidth: Float(request.viewportWidth), viewportHeight: Float(request.viewportHeight))
+            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
+            frame &+= 1
+            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
+            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
+            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
+                throw IPCError.malformed("unexpected answer to render")
+            }
+        } catch {
+            ContentProcess.log("rendering failed: \(error)")
+            dropRendering()
+            return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
+        }
+        return .loaded(id: request.id, url: url, title: title)
+    }
+
+    /// One fetch through the networking process.
+    func fetch(_ url: String) -> Result<FetchResponse, FetchError> {
+        guard let n = networking else { return .failure(.other("the networking process is not available")) }
+        let id = nextID()
+        do {
+            try n.send(message: NetworkingMessage.fetch(FetchRequest(id: id, url: url)))
+            let deadline = Clock.monotonicNanoseconds() + 120_000_000_000
+            while true {
+                switch try n.receive(NetworkingMessage.self, deadline: deadline) {
+                case .response(let r) where r.id == id: return .success(r)
+                case .failure(let i, let error) where i == id: return .failure(error)
+                default: continue
+                }
+            }
+        } catch {
+            dropNetworking()
+            return .failure(.other("the networking process failed: \(error)"))
+        }
+    }
+
+    /// A fresh id for a request or a ping.
+    func nextID() -> UInt32 {
+        defer { nextRequest &+= 1 }
+        return nextRequest
+    }
+}
+
+/// Text measured by the rendering process: one `measure` round trip per layout pass.
+struct RenderingMeasurer: TextMeasurer {
+    let connection: Connection
+    let process: ContentProcess
+
+    func measure(_ texts: [(Font, String)]) throws -> [TextSize] {
+        var out: [TextSize] = []
+        out.reserveCapacity(texts.count)
+        var start = 0
+        while start < texts.count {
+            let chunk = texts[start..<min(start + 50_000, texts.count)]
+            let id = process.nextID()
+            let requests = chunk.map { f, t in
+                TextMeasurement(family: f.family.rawValue, size: f.size, style: (f.bold ? 1 : 0) | (f.italic ? 2 : 0), text: t)
+            }
+            try connection.send(message: RenderingMessage.measure(id: id, requests))
+            let deadline = Clock.monotonicNanoseconds() + process.peerTimeoutNanoseconds
+            guard case .measured(id, let metrics) = try connection.receive(RenderingMessage.self, deadline: deadline),
+                  metrics.count == chunk.count else { throw IPCError.malformed("unexpected answer to measure") }
+            out += metrics.map { TextSize(width: $0.width, ascent: $0.ascent, descent: $0.descent) }
+            start += chunk.count
+        }
+        return out
+    }
+}
+
+/// Every character as wide as half the font size: the warm-up's measurer, and tests'.
+public struct FixedMeasurer: TextMeasurer {
+    public init() {}
+    public func measure(_ texts: [(Font, String)]) throws -> [TextSize] {
+        texts.map { f, t in TextSize(width: Float(t.count) * f.size / 2, ascent: f.size * 0.8, descent: f.size * 0.2) }
+    }
+}
