@@ -86,7 +86,7 @@ let package = Package(
         // Imports nothing of the engine: the networking process links it without JS.
         // Optimized in debug builds too: its tests compile real lists and hostile input
         // (a 100,000-character filter, 150,001 rules), which unoptimized code takes minutes on.
-        .target(name: "ContentBlocker", exclude: ["DESIGN-NOTES.md"],
+        .target(name: "ContentBlocker", dependencies: ["WebURL"], exclude: ["DESIGN-NOTES.md"],
                 swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .testTarget(name: "ContentBlockerTests", dependencies: ["ContentBlocker"],
                     exclude: ["Fixtures"], swiftSettings: strict),

@@ -613,15 +613,22 @@ struct BaselineCompiler {
         misses.append(masm.branch32(.notEqual, R.t4, R.t5))
     }
 
-    /// `getProp` through the site's inline cache, as the interpreter's fast path: an
-    /// object of the cached shape, the property its own or (epoch valid) the holder's.
-    mutating func getProp(object: Int, cache: Int, dst: Int) -> [Jump] {
+    /// Loads register `object` into t0 and the site's cache entry into t2; the misses
+    /// unless t0 is an object cell of the entry's shape.
+    func objectOfCachedShape(object: Int, cache: Int) -> [Jump] {
         var misses: [Jump] = []
         load(object, R.t0)
         objectCellChecks(into: &misses)
         masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
         cacheEntry(cache)
         misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        return misses
+    }
+
+    /// `getProp` through the site's inline cache, as the interpreter's fast path: an
+    /// object of the cached shape, the property its own or (epoch valid) the holder's.
+    mutating func getProp(object: Int, cache: Int, dst: Int) -> [Jump] {
+        var misses = objectOfCachedShape(object: object, cache: cache)
         masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
         let own = masm.branch64(.equal, R.t3, imm: 0)
         epochCheck(into: &misses)
@@ -665,12 +672,7 @@ struct BaselineCompiler {
     /// cached transition that adds it (epoch valid, extensible, not a prototype, the slot
     /// within the capacity; the shape changes with the store).
     mutating func setProp(object: Int, cache: Int, value: Int) -> [Jump] {
-        var misses: [Jump] = []
-        load(object, R.t0)
-        objectCellChecks(into: &misses)
-        masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
-        cacheEntry(cache)
-        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        var misses = objectOfCachedShape(object: object, cache: cache)
         masm.load64(R.t2, Int32(InlineCacheLayout.newShape), R.t1)
         let plain = masm.branch64(.equal, R.t1, imm: 0)
         // A transition.

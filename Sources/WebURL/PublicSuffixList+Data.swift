@@ -3,7 +3,8 @@
 // The Public Suffix List is subject to the Mozilla Public License, v. 2.0 (https://mozilla.org/MPL/2.0/).
 
 extension PublicSuffixList {
-    static let rulesText = """
+    /// The bundled list's text (also what the content blocker reads).
+    public static let rulesText = """
 ac
 com.ac
 edu.ac

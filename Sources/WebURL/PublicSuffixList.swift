@@ -69,3 +69,7 @@ extension Host {
         return PublicSuffixList.shared.registrableDomain(of: d)
     }
 }
+
+/// The bundled Public Suffix List's text, for other libraries that read the list (the
+/// content blocker): one copy of the data in the package.
+public var bundledPublicSuffixListText: String { PublicSuffixList.rulesText }
