@@ -123,9 +123,8 @@ struct BaselineCompiler {
         masm.move(R.runtime, R.arguments[0])
         masm.move(imm: UInt64(pc), R.arguments[1])
         masm.call(address: JITStubs.stepAddress)
-        let other = masm.branch64(.notEqual, R.result, imm: Int32(next))
-        pcJumps.append((masm.jump(), next))
-        dispatchJumps.append(other)
+        dispatchJumps.append(masm.branch64(.notEqual, R.result, imm: Int32(next)))
+        jump(to: next)
     }
 
     mutating func emitSlowPaths() {
@@ -149,9 +148,6 @@ struct BaselineCompiler {
         masm.zeroExtend32(r)
         masm.or64(R.numberTag, r)
     }
-
-    /// A boolean Value from a 0/1 in `r`.
-    func boxBoolean(_ r: GPR) { masm.add64(imm: Int32(truncatingIfNeeded: Value.false.bits), r) }
 
     // MARK: - Instructions
 
@@ -185,28 +181,14 @@ struct BaselineCompiler {
             slowPaths.append(([missing], pc, next))
         case .add, .sub, .mul, .div:
             arithmetic(opcode, Op.Binary(ins, pc), pc, next)
-        case .bitAnd, .bitOr, .bitXor:
+        case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
             binaryInt32(opcode, Op.Binary(ins, pc), pc, next)
         case .addImm, .subImm:
             let op = Op.ArithImm(ins, pc)
-            load(op.src, R.t0)
-            let notInt = branchNotInt32(R.t0)
-            let overflow = opcode == .addImm
-                ? masm.branchAdd32(.overflow, imm: op.imm, R.t0)
-                : masm.branchSub32(.overflow, imm: op.imm, R.t0)
-            boxInt32(R.t0)
-            store(R.t0, op.dst)
-            slowPaths.append(([notInt, overflow], pc, next))
+            addImmediate(src: op.src, dst: op.dst, op.imm, subtract: opcode == .subImm, pc, next)
         case .inc, .dec:
             let op = Op.DstSrc(ins, pc)
-            load(op.src, R.t0)
-            let notInt = branchNotInt32(R.t0)
-            let overflow = opcode == .inc
-                ? masm.branchAdd32(.overflow, imm: 1, R.t0)
-                : masm.branchSub32(.overflow, imm: 1, R.t0)
-            boxInt32(R.t0)
-            store(R.t0, op.dst)
-            slowPaths.append(([notInt, overflow], pc, next))
+            addImmediate(src: op.src, dst: op.dst, 1, subtract: opcode == .dec, pc, next)
         case .lt, .le, .gt, .ge, .eq, .ne, .strictEq, .strictNe:
             comparison(opcode, Op.Binary(ins, pc), pc, next)
         case .plus, .toNumeric:
@@ -216,36 +198,19 @@ struct BaselineCompiler {
             let notNumber = masm.branchTest64(.zero, R.t0, R.numberTag)
             store(R.t0, op.dst)
             slowPaths.append(([notNumber], pc, next))
-        case .shl, .sar, .shr:
-            let op = Op.Binary(ins, pc)
-            load(op.a, R.t0)
-            load(op.b, R.t1)
-            var misses = [branchNotInt32(R.t0), branchNotInt32(R.t1)]
-            // 32-bit shifts take the count modulo 32, as JavaScript does.
-            switch opcode {
-            case .shl: masm.shiftLeft32(R.t1, R.t0)
-            case .sar: masm.shiftRightArithmetic32(R.t1, R.t0)
-            default:
-                masm.shiftRightLogical32(R.t1, R.t0)
-                misses.append(masm.branchTest32(.signed, R.t0, imm: -1))   // >= 2^31: a double
-            }
-            boxInt32(R.t0)
-            store(R.t0, op.dst)
-            slowPaths.append((misses, pc, next))
         case .getScopeChecked:
             let op = Op.GetScopeChecked(ins, pc)
-            environment(depth: Int(op.depth), into: R.t1)
-            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            masm.load64(R.t1, scopeSlot(depth: op.depth, slot: op.slot), R.t0)
             let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
             store(R.t0, op.dst)
             slowPaths.append(([uninitialized], pc, next))
         case .setScopeChecked:
             let op = Op.SetScopeChecked(ins, pc)
-            environment(depth: Int(op.depth), into: R.t1)
-            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            let slot = scopeSlot(depth: op.depth, slot: op.slot)
+            masm.load64(R.t1, slot, R.t0)
             let uninitialized = masm.branch64(.equal, R.t0, imm: 0)
             load(op.value, R.t0)
-            masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
+            masm.store64(R.t0, R.t1, slot)
             slowPaths.append(([uninitialized], pc, next))
         case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
             let op = Op.ConstJump(ins, pc)
@@ -282,7 +247,7 @@ struct BaselineCompiler {
             let op = Op.CompareImmJump(ins, pc)
             load(op.a, R.t0)
             masm.move(imm: Value(int32: op.imm).bits, R.t1)
-            compareAndJump(opcode, target: pc + op.offset, pc, next)
+            compareAndJump(opcode, target: pc + op.offset, pc, next, secondIsInt32: true)
             inlineCount += 1
             return
         case .jumpIfTrue, .jumpIfFalse:
@@ -318,14 +283,13 @@ struct BaselineCompiler {
             return
         case .getScope:
             let op = Op.GetScope(ins, pc)
-            environment(depth: Int(op.depth), into: R.t1)
-            masm.load64(R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8, R.t0)
+            masm.load64(R.t1, scopeSlot(depth: op.depth, slot: op.slot), R.t0)
             store(R.t0, op.dst)
         case .setScope, .initScope:
             let op = Op.SetScope(ins, pc)
-            environment(depth: Int(op.depth), into: R.t1)
+            let slot = scopeSlot(depth: op.depth, slot: op.slot)
             load(op.value, R.t0)
-            masm.store64(R.t0, R.t1, Int32(EnvironmentLayout.slots) + Int32(op.slot) * 8)
+            masm.store64(R.t0, R.t1, slot)
         case .getProp:
             let op = Op.GetProp(ins, pc)
             slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst), pc, next))
@@ -336,12 +300,7 @@ struct BaselineCompiler {
             // A data property of the global object the site's cache found (as the
             // interpreter's setGlobal: a lexical binding goes through the stub).
             let op = Op.SetGlobal(ins, pc)
-            var misses: [Jump] = []
-            masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
-            masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
-            cacheEntry(op.cache)
-            misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
-            epochCheck(into: &misses)
+            var misses = globalOfCachedShape(cache: op.cache)
             masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
             misses.append(masm.branch64(.notEqual, R.t3, imm: 0))
             masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)
@@ -397,25 +356,38 @@ struct BaselineCompiler {
         inlineCount += 1
     }
 
-    /// The int32 fast path of a binary operator; anything else (or an overflow, or a zero
-    /// product, which may be -0) goes to the stub.
+    /// `& | ^ << >> >>>` on two int32s; anything else (or a `>>>` result past int32, a
+    /// double) goes to the stub.
     mutating func binaryInt32(_ opcode: Opcode, _ op: Op.Binary, _ pc: Int, _ next: Int) {
         load(op.a, R.t0)
         load(op.b, R.t1)
         var misses = [branchNotInt32(R.t0), branchNotInt32(R.t1)]
+        // 32-bit shifts take the count modulo 32, as JavaScript does.
         switch opcode {
-        case .add: misses.append(masm.branchAdd32(.overflow, R.t1, R.t0))
-        case .sub: misses.append(masm.branchSub32(.overflow, R.t1, R.t0))
-        case .mul:
-            misses.append(masm.branchMul32(.overflow, R.t1, R.t0))
-            misses.append(masm.branch32(.equal, R.t0, imm: 0))
         case .bitAnd: masm.and32(R.t1, R.t0)
         case .bitOr: masm.or32(R.t1, R.t0)
-        default: masm.xor32(R.t1, R.t0)
+        case .bitXor: masm.xor32(R.t1, R.t0)
+        case .shl: masm.shiftLeft32(R.t1, R.t0)
+        case .sar: masm.shiftRightArithmetic32(R.t1, R.t0)
+        default:
+            masm.shiftRightLogical32(R.t1, R.t0)
+            misses.append(masm.branchTest32(.signed, R.t0, imm: -1))   // >= 2^31: a double
         }
         boxInt32(R.t0)
         store(R.t0, op.dst)
         slowPaths.append((misses, pc, next))
+    }
+
+    /// `src + imm` (or `- imm`) on an int32 with an overflow check; the rest through the stub.
+    mutating func addImmediate(src: Int, dst: Int, _ imm: Int32, subtract: Bool, _ pc: Int, _ next: Int) {
+        load(src, R.t0)
+        let notInt = branchNotInt32(R.t0)
+        let overflow = subtract
+            ? masm.branchSub32(.overflow, imm: imm, R.t0)
+            : masm.branchAdd32(.overflow, imm: imm, R.t0)
+        boxInt32(R.t0)
+        store(R.t0, dst)
+        slowPaths.append(([notInt, overflow], pc, next))
     }
 
     // MARK: - Numbers
@@ -492,14 +464,15 @@ struct BaselineCompiler {
     }
 
     /// A compare-and-jump on the values in t0 and t1: int32s, then numbers as doubles,
-    /// else the stub. Strict equality compares int32s inline only.
-    mutating func compareAndJump(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int) {
-        let aNotInt = branchNotInt32(R.t0)
-        let bNotInt = branchNotInt32(R.t1)
+    /// else the stub. Strict equality compares int32s inline only. `secondIsInt32`: t1
+    /// holds an immediate, an int32 without testing.
+    mutating func compareAndJump(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int,
+                                 secondIsInt32: Bool = false) {
+        var notInt = [branchNotInt32(R.t0)]
+        if !secondIsInt32 { notInt.append(branchNotInt32(R.t1)) }
         branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: target)
         jump(to: next)
-        masm.linkHere(aNotInt)
-        masm.linkHere(bNotInt)
+        for j in notInt { masm.linkHere(j) }
         guard let cond = Self.doubleJumpCondition(opcode) else {
             // (In)equality, strict or loose.
             var equal: [Jump] = [], notEqual: [Jump] = []
@@ -542,13 +515,9 @@ struct BaselineCompiler {
     /// extensible, non-sparse elements.
     func denseElement(object: Int, key: Int, forStore: Bool = false) -> (GPR, [Jump]) {
         let obj = R.t0, k = R.t1, scratch = R.t2, element = R.t3
-        var misses: [Jump] = []
         load(object, obj)
         load(key, k)
-        masm.move(imm: Value.notCellMask, scratch)
-        misses.append(masm.branchTest64(.nonZero, obj, scratch))
-        misses.append(masm.branch64(.equal, obj, imm: 0))
-        masm.load8(obj, Int32(CellHeaderLayout.kind), scratch)
+        var misses = cellKind(obj, into: scratch)
         let isArray = masm.branch32(.equal, scratch, imm: Int32(CellKind.array.rawValue))
         misses.append(masm.branch32(.notEqual, scratch, imm: Int32(CellKind.object.rawValue)))
         masm.linkHere(isArray)
@@ -567,19 +536,28 @@ struct BaselineCompiler {
         return (element, misses)
     }
 
-    /// The environment `depth` levels up from the frame's.
-    func environment(depth: Int, into dst: GPR) {
-        masm.load64(R.frame, Int32(FrameLayout.env), dst)
-        for _ in 0..<depth { masm.load64(dst, Int32(EnvironmentLayout.parent), dst) }
+    /// Loads the environment `depth` levels up from the frame's into t1; returns the
+    /// offset of its `slot` there.
+    func scopeSlot(depth: Int32, slot: Int32) -> Int32 {
+        masm.load64(R.frame, Int32(FrameLayout.env), R.t1)
+        for _ in 0..<depth { masm.load64(R.t1, Int32(EnvironmentLayout.parent), R.t1) }
+        return Int32(EnvironmentLayout.slots) + slot * 8
+    }
+
+    /// The `CellKind` of the cell in `r` into `kind`; the jumps taken instead when `r` holds
+    /// no cell (a tagged value or the empty value).
+    func cellKind(_ r: GPR, into kind: GPR) -> [Jump] {
+        masm.move(imm: Value.notCellMask, kind)
+        let tagged = masm.branchTest64(.nonZero, r, kind)
+        let empty = masm.branch64(.equal, r, imm: 0)
+        masm.load8(r, Int32(CellHeaderLayout.kind), kind)
+        return [tagged, empty]
     }
 
     /// Jumps away unless t0 holds an object cell (a cell of a kind past symbol, as the
     /// interpreter's cache check has it). Clobbers t1.
     func objectCellChecks(into misses: inout [Jump]) {
-        masm.move(imm: Value.notCellMask, R.t1)
-        misses.append(masm.branchTest64(.nonZero, R.t0, R.t1))
-        misses.append(masm.branch64(.equal, R.t0, imm: 0))
-        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        misses += cellKind(R.t0, into: R.t1)
         misses.append(masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.symbol.rawValue)))
     }
 
@@ -641,15 +619,22 @@ struct BaselineCompiler {
         return misses
     }
 
-    /// `getGlobal` through its cache: the global object's own data property, or a global
-    /// lexical binding (initialized: the hole is a TDZ error, left to the stub).
-    mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
+    /// The global object into t0 and the site's cache entry into t2; the misses unless the
+    /// entry is for the global object's shape and valid for the prototype epoch.
+    func globalOfCachedShape(cache: Int) -> [Jump] {
         var misses: [Jump] = []
         masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
         masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
         cacheEntry(cache)
         misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
         epochCheck(into: &misses)
+        return misses
+    }
+
+    /// `getGlobal` through its cache: the global object's own data property, or a global
+    /// lexical binding (initialized: the hole is a TDZ error, left to the stub).
+    mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
+        var misses = globalOfCachedShape(cache: cache)
         masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
         let property = masm.branch64(.equal, R.t3, imm: 0)
         misses.append(masm.branch64(.notEqual, R.t3, imm: Int32(Runtime.lexicalHolderBits)))
@@ -775,10 +760,7 @@ struct BaselineCompiler {
         // Two objects (cells of kinds past the shape) with different bits.
         var stub: [Jump] = []
         for r in [R.t0, R.t1] {
-            masm.move(imm: Value.notCellMask, R.t2)
-            stub.append(masm.branchTest64(.nonZero, r, R.t2))
-            stub.append(masm.branch64(.equal, r, imm: 0))
-            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            stub += cellKind(r, into: R.t2)
             stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.shape.rawValue)))
         }
         notEqual.append(masm.jump())
@@ -802,13 +784,9 @@ struct BaselineCompiler {
         stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
         stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
         for r in [R.t0, R.t1] {
-            masm.move(imm: Value.notCellMask, R.t2)
-            let notCell = masm.branchTest64(.nonZero, r, R.t2)
-            let empty = masm.branch64(.equal, r, imm: 0)
-            masm.load8(r, Int32(CellHeaderLayout.kind), R.t2)
+            let notCell = cellKind(r, into: R.t2)
             stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.rope.rawValue)))
-            masm.linkHere(notCell)
-            masm.linkHere(empty)
+            for j in notCell { masm.linkHere(j) }
         }
         notEqual.append(masm.jump())
         masm.linkHere(undecided)
@@ -826,14 +804,10 @@ struct BaselineCompiler {
         whenTrue.append(masm.branch32(.notEqual, R.t0, imm: 0))
         whenFalse.append(masm.jump())
         masm.linkHere(notInt)
-        masm.move(imm: Value.notCellMask, R.t1)
-        let notCell = masm.branchTest64(.nonZero, R.t0, R.t1)
-        let empty = masm.branch64(.equal, R.t0, imm: 0)
-        masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t1)
+        let notCell = cellKind(R.t0, into: R.t1)
         // Objects (kinds past the shape) are true; strings, ropes, symbols undecided here.
         whenTrue.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.shape.rawValue)))
-        masm.linkHere(notCell)
-        masm.linkHere(empty)
+        for j in notCell { masm.linkHere(j) }
     }
 
     static func jumpCondition(_ opcode: Opcode) -> RelationalCondition {

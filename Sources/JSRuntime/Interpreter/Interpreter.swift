@@ -47,8 +47,8 @@ final class CodeData {
     /// interpreted, whether it was compiled, the machine code's entry.
     var hotness: Int32 = 0
     var jitState = JITState.interpreted
-    var jitEntry: JITEntry?
     var jitBody: JITBody?
+    var jitEntry: JITEntry? { jitBody?.entry }
     /// Regular-expression literal sites by pattern constant index (allocated at the first
     /// `newRegExp`; nil entries until evaluated).
     var regexpSites: UnsafeMutablePointer<RegExpLiteralSite>?

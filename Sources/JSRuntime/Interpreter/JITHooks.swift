@@ -4,9 +4,6 @@
 // The runtime never imports the JIT (the layers point down): `Runtime.jit` is a
 // `JITBackend` that a higher layer (the engine's entry point in a locked worker) installs.
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import JSBytecode
 
 /// Machine code's entry: `(runtime, frame, registers, pc) -> pc`. The body runs from `pc`
@@ -110,7 +107,11 @@ extension Runtime {
         jitActive = backend != nil && mode != .off
     }
 
-    public var jitStatistics: JITStatistics { jitStats }
+    public var jitStatistics: JITStatistics {
+        var s = jitStats
+        s.stubCalls = (0..<256).reduce(0) { $0 + jitStubCounts[$1] }
+        return s
+    }
 
     /// The opcodes the step stub ran most, with their counts (`--jit-stats`).
     public func jitStubProfile(top n: Int) -> [(String, Int)] {
@@ -137,14 +138,12 @@ extension Runtime {
         return JSException(value: e)
     }
 
-    /// Compiles `data` if it is hot enough and not compiled yet or refused.
+    /// Compiles `data` (hot enough: `enterJIT` checked) unless it was compiled or refused.
     @inline(never) func tierUp(_ data: CodeData) {
         guard data.jitState == .interpreted, let jit else { return }
-        if data.hotness < jitThreshold { return }
-        let start = monotonicNanoseconds()
+        let start = Heap.monotonicNanoseconds()
         if let body = jit.compile(JITCodeView(data), runtime: self) {
             data.jitBody = body
-            data.jitEntry = body.entry
             data.jitState = .compiled
             jitStats.functionsCompiled += 1
             jitStats.bytecodeBytes += data.code.instructions.count * 4
@@ -153,7 +152,7 @@ extension Runtime {
             data.jitState = .refused
             jitStats.functionsRefused += 1
         }
-        jitStats.compileNanoseconds += monotonicNanoseconds() - start
+        jitStats.compileNanoseconds += Heap.monotonicNanoseconds() - start
     }
 
     /// Enters the machine code of the top frame's code block at `pc` if it has any
@@ -182,7 +181,6 @@ extension Runtime {
 
     /// The step stub: one instruction in the top frame, the interpreter's handler.
     func jitStep(pc: Int) -> Int {
-        jitStats.stubCalls += 1
         let top = frames.count - 1
         let fp = frames.pointer(top)
         fp.pointee.pc = pc
@@ -202,16 +200,9 @@ extension Runtime {
             jit.release(body)
         }
         data.jitBody = nil
-        data.jitEntry = nil
     }
 }
 
 enum JITState: UInt8 {
     case interpreted, compiled, refused
-}
-
-@inline(__always) func monotonicNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
