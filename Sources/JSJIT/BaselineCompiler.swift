@@ -21,6 +21,14 @@ struct BaselineCompiler {
     let globalObject: UnsafeMutableRawPointer
     /// The cell pointing to the global lexical bindings' values.
     let lexicalValues: UnsafeRawPointer
+    /// The frame stack's count (a compiled return pops its frame) and the call stub's
+    /// results (the callee's frame, registers and entry table).
+    let frameCount: UnsafeRawPointer
+    let callCell: UnsafeRawPointer
+    /// The native stack pointer below which machine code stops calling machine code, and
+    /// the end of the register file.
+    let stackLimit: UnsafeRawPointer
+    let registerFileEnd: UnsafeRawPointer
     let masm = JITMacroAssembler()
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
@@ -34,13 +42,21 @@ struct BaselineCompiler {
     /// Instructions compiled inline, by stub, by exit (for `--jit-stats` and tests).
     var inlineCount = 0, stubCount = 0, exitCount = 0
 
-    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, protoEpoch: UnsafeRawPointer,
-         globalObject: UnsafeMutableRawPointer, lexicalValues: UnsafeRawPointer) {
-        self.lexicalValues = lexicalValues
+    /// Exits out of line: the jumps to each and the instruction the interpreter runs.
+    var exitPaths: [(jumps: [Jump], pc: Int)] = []
+    /// Call instructions whose stub did not leave a compiled callee to enter.
+    var callSpecials: [(jump: Jump, pc: Int, next: Int)] = []
+
+    init(code: JITCodeView, table: UnsafeMutablePointer<UInt>, runtime: Runtime) {
+        self.lexicalValues = runtime.lexicalValuesCell
+        self.frameCount = runtime.frameCountAddress
+        self.callCell = runtime.jitCallCellAddress
+        self.stackLimit = runtime.jitStackLimitAddress
+        self.registerFileEnd = runtime.registerFileEnd
         self.code = code
         self.table = table
-        self.protoEpoch = protoEpoch
-        self.globalObject = globalObject
+        self.protoEpoch = runtime.protoEpochAddress
+        self.globalObject = runtime.realm.global.cell
         offsets = Array(repeating: -1, count: code.instructionCount + 1)
     }
 
@@ -73,39 +89,38 @@ struct BaselineCompiler {
         offsets[count] = masm.buffer.count
         exit(pc: count)
         emitSlowPaths()
+        emitCallPaths()
         // The shared dispatch: a stub's result is -1 (exception: leave) or a pc (continue there).
         let dispatch = masm.label()
         for j in dispatchJumps { masm.link(j, to: dispatch) }
         let leave = masm.branch64(.lessThan, R.result, imm: 0)
         masm.load64(R.table, index: R.result, 0, R.t1)
         masm.jump(R.t1)
-        // The exit: the pc (or -1) in the result register.
+        // Leaving: the result register holds what the body returns (`JITEntry`).
         let exitLabel = masm.label()
         for j in exitJumps { masm.link(j, to: exitLabel) }
         masm.link(leave, to: exitLabel)
-        epilogue()
+        masm.ret()
         for (j, target) in pcJumps { masm.link(j, to: Label(offset: offsets[target])) }
         return masm.buffer
     }
 
-    /// Saves the callee-saved registers, pins the JIT's registers, enters at `pc`.
+    /// The entry from native code (`JITEntry`): saves the callee-saved registers, pins the
+    /// JIT's registers and calls the body at `pc`, which returns (`ret`) what the entry
+    /// returns. Machine code that calls a compiled callee enters its body the same way
+    /// (`callInstruction`): bodies nest on the native stack, 16-byte aligned inside.
     func prologue() {
         masm.push(R.framePointer)
         masm.move(R.stackPointer, R.framePointer)
+        // Five saves after the frame pointer, then the call's return address: aligned.
         for r in R.saved { masm.push(r) }
-        // Five saves after the frame pointer: realign the stack to 16 for calls.
-        masm.sub64(imm: 8, R.stackPointer)
         masm.move(R.arguments[0], R.runtime)
         masm.move(R.arguments[1], R.frame)
         masm.move(R.arguments[2], R.registers)
         masm.move(imm: Value.numberTag, R.numberTag)
         masm.move(imm: UInt64(UInt(bitPattern: table)), R.table)
         masm.load64(R.table, index: R.arguments[3], 0, R.t1)
-        masm.jump(R.t1)
-    }
-
-    func epilogue() {
-        masm.add64(imm: 8, R.stackPointer)
+        masm.call(R.t1)
         for r in R.saved.reversed() { masm.pop(r) }
         masm.pop(R.framePointer)
         masm.ret()
@@ -154,11 +169,16 @@ struct BaselineCompiler {
     mutating func emit(_ opcode: Opcode, _ ins: UnsafePointer<Int32>, _ pc: Int, _ next: Int) {
         switch opcode {
         // Exits: the interpreter pushes and pops frames.
-        case .call, .callMethod, .construct, .ret, .retUndefined,
-             .generatorStart, .yield, .yieldDelegate, .await:
+        case .construct, .generatorStart, .yield, .yieldDelegate, .await:
             exitCount += 1
             exit(pc: pc)
             return
+        case .call, .callMethod:
+            callInstruction(Op.Call(ins, pc), pc, next)
+        case .ret:
+            returnInstruction(pc, value: Op.Value(ins, pc).value)
+        case .retUndefined:
+            returnInstruction(pc, value: nil)
         case .mov:
             let op = Op.DstSrc(ins, pc)
             load(op.src, R.t0)

@@ -34,9 +34,7 @@ public final class BaselineJIT: JITBackend {
         let count = code.instructionCount
         let table = UnsafeMutablePointer<UInt>.allocate(capacity: count + 1)
         table.initialize(repeating: 0, count: count + 1)
-        var compiler = BaselineCompiler(code: code, table: table, protoEpoch: runtime.protoEpochAddress,
-                                        globalObject: runtime.realm.global.cell,
-                                        lexicalValues: runtime.lexicalValuesCell)
+        var compiler = BaselineCompiler(code: code, table: table, runtime: runtime)
         let buffer = compiler.compile()
         let block: ExecutableMemory.Block
         do {

@@ -43,7 +43,9 @@ public final class Runtime {
     var frames = FrameStack()
     var nativeDepth = 0
     /// The native-stack limit of the thread running this runtime (`checkStack`).
-    var stackLimit: UInt = StackGuard.limit()
+    var stackLimit: UInt = StackGuard.limit() {
+        didSet { jitCallCell[3] = stackLimit &+ Runtime.jitStackMargin }
+    }
     /// Every live CodeData, by address (the conservative stack scan looks words up here).
     var allCodeData: [UInt: CodeData] = [:]
     /// The lowest and highest address a CodeData was ever allocated at (a cheap filter).
@@ -66,6 +68,13 @@ public final class Runtime {
     var jitActive = false
     var jitThreshold: Int32 = 500
     var jitPendingException = Value.undefined
+    /// Where the call stub leaves the frame, registers and entry table of the callee it
+    /// pushed (`JITStubs.call`), for the machine code that enters it.
+    let jitCallCell: UnsafeMutablePointer<UInt> = {
+        let p = UnsafeMutablePointer<UInt>.allocate(capacity: 4)
+        p.initialize(repeating: 0, count: 4)
+        return p
+    }()
     var jitStats = JITStatistics()
     let jitStubCounts: UnsafeMutablePointer<Int> = {
         let p = UnsafeMutablePointer<Int>.allocate(capacity: 256)
@@ -149,7 +158,8 @@ public final class Runtime {
         free(registers)
         natives.deallocate()
         atoms.deallocate()
-        frames.storage.deallocate()
+        frames.deallocate()
+        jitCallCell.deallocate()
         sharedCache.deallocate()
         protoEpochCell.deallocate()
         jitStubCounts.deallocate()

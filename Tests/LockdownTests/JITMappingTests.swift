@@ -68,4 +68,45 @@ import JSRunCLI
         #expect(results[0] != nil)
         #expect(results[0] == results[1] && results[1] == results[2], "\(results)")
     }
+
+    /// Calls made in machine code (frames pushed inline or by the call stub, compiled
+    /// returns) behave as the interpreter's: arguments, `this`, exceptions caught at every
+    /// depth, stack traces, stack overflow, deep recursion, calls that leave to the
+    /// interpreter (generators, constructors, natives calling back).
+    @Test func callsBetweenCompiledFunctionsMatchTheInterpreter() throws {
+        let program = """
+            var out = [];
+            function add(a, b, c) { return c === undefined ? a + b : a + b + c }
+            function sloppy() { return this === globalThis }
+            var sloppyFn = new Function('return typeof this');
+            function thrower(n) { if (n % 5 === 4) throw new RangeError('bad ' + n); return n }
+            function depth(n) { return n === 0 ? 0 : 1 + depth(n - 1) }
+            function catcher(n) { try { return thrower(n) } catch (e) { return -n } }
+            function trace(n) { if (n === 0) return new Error('here').stack.split('\\n').length; return trace(n - 1) }
+            class A { m(x) { return x + 1 } static s(x) { return x * 2 } }
+            class B extends A { m(x) { return super.m(x) * 10 } }
+            function* gen(n) { for (var i = 0; i < n; i++) yield i }
+            function Ctor(x) { this.x = x }
+            function withClosure(n) { var k = n; return function () { return k++ } }
+            function many(a) { return arguments.length + a }
+            var s = 0, b = new B();
+            for (var i = 0; i < 3000; i++) {
+                s += add(i, 1) + add(i, 2, 3) + catcher(i) + b.m(i) + A.s(i) + many(i, 1, 2, 3);
+                for (var v of gen(3)) s += v;
+                s += new Ctor(i).x + withClosure(i)() + [i].map(function (x) { return add(x, x) })[0];
+            }
+            out.push(s, depth(20000), trace(30), sloppy.call(undefined), sloppyFn(), sloppyFn.call(5));
+            try { (function r() { return 1 + r() })() } catch (e) { out.push(e instanceof RangeError, e.message) }
+            out.push(depth(30000));
+            out.join(' ')
+            """
+        var results: [String?] = []
+        for mode in [JITMode.off, .on, .eager] {
+            let w = try makeWorker { $0.jitMode = mode }
+            defer { w.close() }
+            results.append(try w.evaluate(program).value)
+        }
+        #expect(results[0] != nil)
+        #expect(results[0] == results[1] && results[1] == results[2], "\(results)")
+    }
 }

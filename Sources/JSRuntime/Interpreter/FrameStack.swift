@@ -3,9 +3,21 @@
 struct FrameStack: Sequence {
     static let capacity = 100_001
     let storage: UnsafeMutablePointer<Frame>
-    private(set) var count = 0
+    /// The number of frames, in a cell of its own: machine code pops the frames its
+    /// compiled returns leave (JITHooks.swift, `frameCountAddress`).
+    let countCell: UnsafeMutablePointer<Int>
+    var count: Int { @inline(__always) get { countCell.pointee } }
 
-    init() { storage = .allocate(capacity: FrameStack.capacity) }
+    init() {
+        storage = .allocate(capacity: FrameStack.capacity)
+        countCell = .allocate(capacity: 1)
+        countCell.initialize(to: 0)
+    }
+
+    func deallocate() {
+        storage.deallocate()
+        countCell.deallocate()
+    }
 
     @inline(__always) subscript(i: Int) -> Frame {
         get { storage[i] }
@@ -16,14 +28,15 @@ struct FrameStack: Sequence {
 
     var last: Frame? { count == 0 ? nil : storage[count - 1] }
 
-    @inline(__always) mutating func append(_ f: Frame) {
-        precondition(count < FrameStack.capacity, "frame stack overflow")
-        (storage + count).initialize(to: f)
-        count += 1
+    @inline(__always) func append(_ f: Frame) {
+        let n = countCell.pointee
+        precondition(n < FrameStack.capacity, "frame stack overflow")
+        (storage + n).initialize(to: f)
+        countCell.pointee = n + 1
     }
 
-    @inline(__always) mutating func removeLast() {
-        count -= 1
+    @inline(__always) func removeLast() {
+        countCell.pointee -= 1
     }
 
     func makeIterator() -> UnsafeBufferPointer<Frame>.Iterator {

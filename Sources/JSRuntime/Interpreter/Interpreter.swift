@@ -20,6 +20,10 @@ struct RegExpLiteralSite {
 
 /// Per-code-block runtime data: instructions, materialized constants, atoms, caches.
 final class CodeData {
+    /// What machine code reads when it calls this code (JITHooks.swift). The first stored
+    /// property: machine code finds it one word past the object header (the JIT checks
+    /// that it is there, `JITCodeView.calleeInfoOffset`, before it relies on it).
+    let calleeInfo: UnsafeMutablePointer<JITCalleeInfo>
     let code: CodeBlock
     let instructions: UnsafeMutablePointer<Int32>
     let constants: UnsafeMutablePointer<Value>
@@ -73,9 +77,15 @@ final class CodeData {
         functionEnvironmentSize = code.functionEnvironmentSize
         kind = code.kind
         isStrict = code.isStrict
+        calleeInfo = .allocate(capacity: 1)
+        calleeInfo.initialize(to: JITCalleeInfo(
+            entry: 0, table: 0, parameterCount: Int32(code.parameterCount), registerCount: Int32(code.registerCount),
+            flags: (code.kind == .arrow || code.functionEnvironmentSize > 0 ? JITCalleeInfo.needsStub : 0)
+                | (code.isStrict ? JITCalleeInfo.strict : 0)))
     }
 
     deinit {
+        calleeInfo.deallocate()
         instructions.deallocate()
         constants.deallocate()
         atoms.deallocate()

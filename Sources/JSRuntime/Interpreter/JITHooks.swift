@@ -5,13 +5,72 @@
 // `JITBackend` that a higher layer (the engine's entry point in a locked worker) installs.
 
 import JSBytecode
+import JSSyntax
 
 /// Machine code's entry: `(runtime, frame, registers, pc) -> pc`. The body runs from `pc`
-/// until an instruction it leaves to the interpreter (calls, returns, generator
-/// suspension) and returns that instruction's pc; -1 when an exception is pending
-/// (`Runtime.takeJITException`), with the frame's pc at the instruction that threw.
+/// until an instruction it leaves to the interpreter (constructs, generator suspension,
+/// calls it could not make itself) and returns that instruction's pc — in the *top*
+/// frame, which calls made in machine code may have pushed since; -1 when an exception is
+/// pending (`Runtime.takeJITException`), with the top frame's pc at the instruction that
+/// threw; `JITEntryResult.returned` when the frame it was entered for returned into its
+/// caller (a call instruction's frame: the result is in the caller's register, the frame
+/// popped). `Runtime.runJIT` turns all of these into the top frame's pc.
 public typealias JITEntry = @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer,
                                             UnsafeMutableRawPointer, Int) -> Int
+
+/// What a body returns besides a pc (`JITEntry`).
+public enum JITEntryResult {
+    public static let exception = -1
+    public static let returned = -2
+}
+
+/// Offsets in a frame (`Frame`, in the frame stack) that machine code reads and writes.
+public enum JITFrameLayout {
+    public static let data = MemoryLayout<Frame>.offset(of: \Frame.data)!
+    public static let pc = MemoryLayout<Frame>.offset(of: \Frame.pc)!
+    public static let base = MemoryLayout<Frame>.offset(of: \Frame.base)!
+    public static let top = MemoryLayout<Frame>.offset(of: \Frame.top)!
+    public static let argc = MemoryLayout<Frame>.offset(of: \Frame.argc)!
+    public static let this = MemoryLayout<Frame>.offset(of: \Frame.this)!
+    public static let callee = MemoryLayout<Frame>.offset(of: \Frame.callee)!
+    public static let newTarget = MemoryLayout<Frame>.offset(of: \Frame.newTarget)!
+    public static let env = MemoryLayout<Frame>.offset(of: \Frame.env)!
+    public static let envDepth = MemoryLayout<Frame>.offset(of: \Frame.envDepth)!
+    public static let returnRegister = MemoryLayout<Frame>.offset(of: \Frame.returnRegister)!
+    public static let isConstruct = MemoryLayout<Frame>.offset(of: \Frame.isConstruct)!
+    public static let exception = MemoryLayout<Frame>.offset(of: \Frame.exception)!
+    public static let home = MemoryLayout<Frame>.offset(of: \Frame.home)!
+    public static let thisBox = MemoryLayout<Frame>.offset(of: \Frame.thisBox)!
+    public static let stride = MemoryLayout<Frame>.stride
+    /// A frame is pushed while fewer than this many are (`Runtime.pushFrame`).
+    public static let maxFrames = FrameStack.capacity - 1
+    /// Every word of a frame, for machine code that writes a whole one.
+    public static var fieldOffsets: [Int] {
+        [data, pc, base, top, argc, this, callee, newTarget, env, envDepth, returnRegister, isConstruct,
+         exception, home, thisBox]
+    }
+}
+
+/// What machine code reads of a code block it calls (`CodeData.calleeInfo`).
+public struct JITCalleeInfo {
+    /// The machine code of the body at pc 0 (0 while not compiled) and its entry table.
+    public var entry: UInt
+    public var table: UInt
+    public var parameterCount: Int32
+    public var registerCount: Int32
+    public var flags: UInt32
+    /// The frame needs more than machine code makes (an arrow's lexical `this`, a function
+    /// environment): calls go through the stub.
+    public static let needsStub: UInt32 = 1
+    /// Strict code (`this` as given; sloppy code boxes it or takes the global object).
+    public static let strict: UInt32 = 2
+
+    public static let entryOffset = MemoryLayout<JITCalleeInfo>.offset(of: \JITCalleeInfo.entry)!
+    public static let tableOffset = MemoryLayout<JITCalleeInfo>.offset(of: \JITCalleeInfo.table)!
+    public static let parameterCountOffset = MemoryLayout<JITCalleeInfo>.offset(of: \JITCalleeInfo.parameterCount)!
+    public static let registerCountOffset = MemoryLayout<JITCalleeInfo>.offset(of: \JITCalleeInfo.registerCount)!
+    public static let flagsOffset = MemoryLayout<JITCalleeInfo>.offset(of: \JITCalleeInfo.flags)!
+}
 
 /// One compiled body, as the backend made it.
 public struct JITBody {
@@ -60,6 +119,13 @@ public struct JITCodeView {
     /// The inline caches (`InlineCacheLayout`).
     public var caches: UnsafeMutableRawPointer { UnsafeMutableRawPointer(data.caches) }
     public var name: String { data.code.name }
+    /// Where `CodeData.calleeInfo` is in the code block's object, if one word past the
+    /// header as machine code assumes (nil: calls from machine code go through the stub).
+    public var calleeInfoOffset: Int? {
+        let object = Unmanaged.passUnretained(data).toOpaque()
+        let offset = 16
+        return object.load(fromByteOffset: offset, as: UInt.self) == UInt(bitPattern: data.calleeInfo) ? offset : nil
+    }
     public var isGeneratorOrAsync: Bool { data.code.isGenerator || data.code.isAsync }
     /// The code block's disassembly (for `--print-code`).
     public var disassembly: String { Disassembler.disassemble(data.code, recursive: false) }
@@ -96,13 +162,31 @@ public enum JITStubs {
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitStep(pc: pc) }
     }
     public static var stepAddress: UnsafeRawPointer { unsafeBitCast(step, to: UnsafeRawPointer.self) }
+
+    /// Makes the call instruction at `pc` in the top frame (`call`, `callMethod`). Returns
+    /// `callDone` (a native function ran, or a callee through the interpreter: the result is
+    /// in its register), `callInterpret` (the interpreter must make this call: it pushes a
+    /// frame for a callee without machine code), -1 (an exception is pending), or the
+    /// machine-code address of a compiled callee whose frame it pushed (its frame, registers
+    /// and entry table are in `Runtime.jitCallCellAddress`, words 0, 1 and 2).
+    public static let call: @convention(c) (UnsafeMutableRawPointer, Int) -> Int = { rt, pc in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitCall(pc: pc) }
+    }
+    public static var callAddress: UnsafeRawPointer { unsafeBitCast(call, to: UnsafeRawPointer.self) }
+    public static let callDone = 0
+    public static let callInterpret = 1
 }
 
 extension Runtime {
+    /// Native stack kept free above the limit when machine code calls machine code (each
+    /// such call nests: 32 bytes), for what runs on top of the deepest compiled frame.
+    static let jitStackMargin: UInt = 256 * 1024
+
     /// Installs a JIT (nil, or mode `.off`: interpret only). `threshold` is the hotness
     /// (calls plus loop back edges) at which a code block is compiled in mode `.on`.
     public func setJIT(_ backend: JITBackend?, mode: JITMode, threshold: Int32 = 500) {
         jit = backend
+        jitCallCell[3] = stackLimit &+ Runtime.jitStackMargin
         jitThreshold = mode == .eager ? 0 : threshold
         jitActive = backend != nil && mode != .off
     }
@@ -128,6 +212,16 @@ extension Runtime {
     /// the lexical values).
     public static var lexicalHolderBits: UInt64 { UInt64(UInt(bitPattern: lexicalHolder)) }
 
+    /// The frame count (Int) that a compiled return decrements when it pops its frame.
+    public var frameCountAddress: UnsafeRawPointer { UnsafeRawPointer(frames.countCell) }
+    /// The call stub's results for the machine code that enters a callee (`JITStubs.call`).
+    public var jitCallCellAddress: UnsafeRawPointer { UnsafeRawPointer(jitCallCell) }
+    /// The lowest native stack pointer at which machine code still calls machine code (word
+    /// 3 of the call cell; `Runtime.jitStackMargin` above the thread's limit).
+    public var jitStackLimitAddress: UnsafeRawPointer { UnsafeRawPointer(jitCallCell + 3) }
+    /// One past the register file (machine code that pushes a frame checks its top).
+    public var registerFileEnd: UnsafeRawPointer { UnsafeRawPointer(registers + Runtime.registerFileSize) }
+
     /// The prototype epoch (UInt32) that inherited inline-cache entries are valid for.
     public var protoEpochAddress: UnsafeRawPointer { UnsafeRawPointer(protoEpochCell) }
 
@@ -144,6 +238,8 @@ extension Runtime {
         let start = Heap.monotonicNanoseconds()
         if let body = jit.compile(JITCodeView(data), runtime: self) {
             data.jitBody = body
+            data.calleeInfo.pointee.entry = body.table[0]
+            data.calleeInfo.pointee.table = UInt(bitPattern: body.table)
             data.jitState = .compiled
             jitStats.functionsCompiled += 1
             jitStats.bytecodeBytes += data.code.instructions.count * 4
@@ -171,12 +267,75 @@ extension Runtime {
         return try runJIT(entry, fp, pc)
     }
 
+    /// The interpreter's state for the top frame after machine code ran (`pc` in it): calls
+    /// made in machine code may have pushed or popped frames since it was entered.
+    @inline(__always)
+    func topFrameAfter(_ pc: Int) -> (Int, Int, UnsafeMutablePointer<Frame>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Value>) {
+        let fi = frames.count &- 1
+        let fp = frames.pointer(fi)
+        return (pc, fi, fp, fp.pointee.data._withUnsafeGuaranteedRef { $0.instructions }, fp.pointee.base)
+    }
+
+    /// Runs machine code from `pc` in `fp`; returns the pc to interpret at in the top frame
+    /// (which calls made in machine code may have changed: the interpreter reloads it).
     @inline(never)
     func runJIT(_ entry: JITEntry, _ fp: UnsafeMutablePointer<Frame>, _ pc: Int) throws(JSException) -> Int {
         jitStats.entries += 1
-        let next = entry(Unmanaged.passUnretained(self).toOpaque(), UnsafeMutableRawPointer(fp), UnsafeMutableRawPointer(fp.pointee.base), pc)
+        let rt = Unmanaged.passUnretained(self).toOpaque()
+        var next = entry(rt, UnsafeMutableRawPointer(fp), UnsafeMutableRawPointer(fp.pointee.base), pc)
+        while next == JITEntryResult.returned {
+            // The frame returned into its caller, now the top frame, stopped at its call:
+            // its machine code (if any) continues after the call.
+            let top = frames.pointer(frames.count - 1)
+            let resume = top.pointee.pc + Opcode.callInstructionLength
+            guard let callerEntry = top.pointee.data._withUnsafeGuaranteedRef({ $0.jitEntry }) else { return resume }
+            jitStats.entries += 1
+            next = callerEntry(rt, UnsafeMutableRawPointer(top), UnsafeMutableRawPointer(top.pointee.base), resume)
+        }
         if next < 0 { throw takeJITException() }
         return next
+    }
+
+    /// The call stub (`JITStubs.call`): the interpreter's call, without its loop.
+    func jitCall(pc: Int) -> Int {
+        let fp = frames.pointer(frames.count - 1)
+        fp.pointee.pc = pc
+        let ins = fp.pointee.data._withUnsafeGuaranteedRef { $0.instructions }
+        let op = Op.Call(ins, pc)
+        let r = fp.pointee.base
+        let f = r[op.callee]
+        let argc = Int(op.argc)
+        let args = r + op.args
+        let thisValue = op.this < 0 ? Value.undefined : r[op.this]
+        do {
+            let direct = f.isCell && header(f.asCell).pointee.kind == .function
+                ? (JSObject(f), thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                : forwardedCall(f, this: thisValue, args: args, count: argc)
+            guard let (callee, calleeThis, argBuf) = direct else {
+                r[op.dst] = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
+                return JITStubs.callDone
+            }
+            unowned(unsafe) let data = functionCodeData(callee)
+            if data.jitBody == nil {
+                data.hotness &+= 1
+                if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
+            }
+            // Machine code calls nest on the native stack: near its end, the interpreter
+            // makes the call (its calls do not nest).
+            guard let body = data.jitBody, StackGuard.hasRoom(jitCallCell[3]) else {
+                return JITStubs.callInterpret
+            }
+            try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
+                          returnRegister: op.dst, newTarget: .undefined)
+            let new = frames.pointer(frames.count - 1)
+            jitCallCell[0] = UInt(bitPattern: new)
+            jitCallCell[1] = UInt(bitPattern: new.pointee.base)
+            jitCallCell[2] = UInt(bitPattern: body.table)
+            return Int(bitPattern: body.table[0])
+        } catch {
+            jitPendingException = error.value
+            return JITEntryResult.exception
+        }
     }
 
     /// The step stub: one instruction in the top frame, the interpreter's handler.
@@ -200,6 +359,8 @@ extension Runtime {
             jit.release(body)
         }
         data.jitBody = nil
+        data.calleeInfo.pointee.entry = 0
+        data.calleeInfo.pointee.table = 0
     }
 }
 

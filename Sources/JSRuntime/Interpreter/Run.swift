@@ -111,7 +111,10 @@ extension Runtime {
         var r = fp.pointee.base
         var stepped = false
         // Entered (or re-entered after an exception was caught): machine code if it has any.
-        if !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+        if !step && jitActive {
+            (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+            data = fp.pointee.data.takeUnretainedValue()
+        }
 
         while true {
             fp.pointee.pc = pc
@@ -310,37 +313,58 @@ extension Runtime {
                 let op = Op.Jmp(ins, pc)
                 let jumped = op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfTrue:
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfFalse:
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNullish:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNullish ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNotNullish:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNullish ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfUndefined:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isUndefined ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNotUndefined:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isUndefined ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
                  .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq:
                 let op = Op.CompareJump(ins, pc)
@@ -348,7 +372,10 @@ extension Runtime {
                 let result = try relational(base, r[op.a], r[op.b])
                 let jumped = result != negated ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm,
                  .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm:
                 let op = Op.CompareImmJump(ins, pc)
@@ -356,27 +383,42 @@ extension Runtime {
                 let result = try relational(base, r[op.a], Value(int32: op.imm))
                 let jumped = result != negated ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfStrictEq:
                 let op = Op.CompareJump(ins, pc)
                 let jumped = strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfStrictNotEq:
                 let op = Op.CompareJump(ins, pc)
                 let jumped = strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfEq:
                 let op = Op.CompareJump(ins, pc)
                 let jumped = try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNotEq:
                 let op = Op.CompareJump(ins, pc)
                 let jumped = try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfStrictEqImm, .jumpIfStrictNotEqImm:
                 let op = Op.CompareImmJump(ins, pc)
                 // An int32 immediate equals an int32 of that value or a double equal to it.
@@ -386,7 +428,10 @@ extension Runtime {
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
                 let jumped = equal ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfStrictEqConst, .jumpIfStrictNotEqConst:
                 let op = Op.ConstJump(ins, pc)
                 let a = r[op.a]
@@ -397,17 +442,26 @@ extension Runtime {
                 if opcode == .jumpIfStrictNotEqConst { equal = !equal }
                 let jumped = equal ? op.offset : Op.ConstJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNull:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNull ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .jumpIfNotNull:
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNull ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                if jumped < 0 && !step && jitActive {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .addImm:
                 let op = Op.ArithImm(ins, pc)
                 let a = r[op.src]
@@ -725,7 +779,10 @@ extension Runtime {
                     ins = data.instructions
                     pc = 0
                     r = fp.pointee.base
-                    if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                    if jitActive {
+                        (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                        data = fp.pointee.data.takeUnretainedValue()
+                    }
                     continue
                 }
                 let result = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
@@ -758,7 +815,10 @@ extension Runtime {
                         ins = data.instructions
                         pc = 0
                         r = fp.pointee.base
-                        if jitActive { pc = try enterJIT(fp, pc, hotness: 1) }
+                        if jitActive {
+                            (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
+                            data = fp.pointee.data.takeUnretainedValue()
+                        }
                         continue
                     }
                 }
@@ -841,7 +901,10 @@ extension Runtime {
                 r = fp.pointee.base
                 r[returnRegister] = value
                 // Back into a compiled caller: its machine code continues after the call.
-                if let entry = data.jitEntry { pc = try runJIT(entry, fp, pc) }
+                if let entry = data.jitEntry {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(runJIT(entry, fp, pc))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
 
             // MARK: Exceptions
             case .throw:
@@ -952,7 +1015,10 @@ extension Runtime {
                 pc = fp.pointee.pc + Opcode.callInstructionLength
                 r = fp.pointee.base
                 r[returnRegister] = gen
-                if let entry = data.jitEntry { pc = try runJIT(entry, fp, pc) }
+                if let entry = data.jitEntry {
+                    (pc, fi, fp, ins, r) = try topFrameAfter(runJIT(entry, fp, pc))
+                    data = fp.pointee.data.takeUnretainedValue()
+                }
             case .yield, .yieldDelegate:
                 let op = Op.Suspend(ins, pc)
                 let gen = JSObject(r[op.generator])

@@ -1,0 +1,210 @@
+import JSAssembler
+import JSBytecode
+import JSRuntime
+
+// Calls and returns in machine code (JSJIT/DESIGN.md, "Calls"). A call asks the call stub
+// (`JITStubs.call`) to push the callee's frame, as the interpreter would, then enters the
+// callee's body with a native call; the callee's compiled return stores the result in the
+// caller's register, pops its frame and returns `JITEntryResult.returned`, and the caller
+// continues after the call. Anything else a callee returns (a pc to interpret at in the
+// top frame, an exception) goes up unchanged to the interpreter, which continues in the
+// top frame: the callers' frames are at their calls, so the interpreter's returns resume them.
+extension BaselineCompiler {
+    /// `call` / `callMethod`: a compiled bytecode callee whose frame machine code can make
+    /// (`pushFrameInline`) is entered at once; anything else asks the call stub.
+    mutating func callInstruction(_ op: Op.Call, _ pc: Int, _ next: Int) {
+        var misses: [Jump] = []
+        if let infoOffset = code.calleeInfoOffset {
+            misses = pushFrameInline(op, pc, infoOffset: infoOffset)
+            enterCallee(next: next)
+        }
+        // The stub: -1, done or interpret out of line; else it pushed a compiled callee's
+        // frame and left its frame, registers and entry table in the call cell.
+        let stubCall = masm.label()
+        for j in misses { masm.link(j, to: stubCall) }
+        masm.move(R.runtime, R.arguments[0])
+        masm.move(imm: UInt64(pc), R.arguments[1])
+        masm.call(address: JITStubs.callAddress)
+        let special = masm.branch64(.lessThanOrEqual, R.result, imm: Int32(JITStubs.callInterpret))
+        callSpecials.append((special, pc, next))
+        masm.move(R.result, R.t2)
+        masm.move(imm: UInt64(UInt(bitPattern: callCell)), R.t1)
+        masm.load64(R.t1, 8, R.t5)
+        masm.load64(R.t1, 16, R.t3)
+        masm.push(R.frame)
+        masm.push(R.registers)
+        masm.push(R.table)
+        masm.load64(R.t1, 0, R.frame)
+        finishEnter(entry: R.t2, registers: R.t5, table: R.t3, next: next)
+        inlineCount += 1
+    }
+
+    /// Enters the callee whose frame `pushFrameInline` wrote above this one: its machine
+    /// code at pc 0 in t2, its registers in t5, its entry table in t3.
+    mutating func enterCallee(next: Int) {
+        // Three saves keep the callee's body 16-byte aligned (it runs after a return address).
+        masm.push(R.frame)
+        masm.push(R.registers)
+        masm.push(R.table)
+        masm.add64(imm: Int32(JITFrameLayout.stride), R.frame)
+        finishEnter(entry: R.t2, registers: R.t5, table: R.t3, next: next)
+    }
+
+    mutating func finishEnter(entry: GPR, registers: GPR, table: GPR, next: Int) {
+        masm.move(registers, R.registers)
+        masm.move(table, R.table)
+        masm.call(entry)
+        masm.pop(R.table)
+        masm.pop(R.registers)
+        masm.pop(R.frame)
+        // Returned: continue after the call; anything else goes up as it is.
+        exitJumps.append(masm.branch64(.notEqual, R.result, imm: Int32(JITEntryResult.returned)))
+        jump(to: next)
+    }
+
+    /// Pushes the frame of a call in machine code, as `Runtime.pushFrame` does, when the
+    /// callee is a compiled bytecode function with a plain frame (no arrow, no function
+    /// environment, not a class constructor), with no more arguments than parameters, a
+    /// `this` it takes as it is, room in the frame stack, register file and native stack.
+    /// Leaves the callee's machine code in t2, its registers in t5, its entry table in t3.
+    func pushFrameInline(_ op: Op.Call, _ pc: Int, infoOffset: Int) -> [Jump] {
+        typealias F = JITFrameLayout
+        typealias I = JITCalleeInfo
+        let argc = Int32(op.argc)
+        let newFrame = Int32(F.stride)
+        var misses: [Jump] = []
+        // The callee: a bytecode function, not a class constructor, compiled, plain.
+        load(op.callee, R.t0)
+        misses += cellKind(R.t0, into: R.t1)
+        misses.append(masm.branch32(.notEqual, R.t1, imm: Int32(CellKind.function.rawValue)))
+        misses.append(masm.branchTest8(.nonZero, R.t0, Int32(CellHeaderLayout.flags), imm: UInt8(ObjectFlags.classConstructor)))
+        masm.load64(R.t0, Int32(ObjectLayout.functionCode), R.t1)
+        masm.load64(R.t1, Int32(infoOffset), R.t1)
+        masm.load64(R.t1, Int32(I.entryOffset), R.t2)
+        misses.append(masm.branch64(.equal, R.t2, imm: 0))
+        misses.append(masm.branchTest8(.nonZero, R.t1, Int32(I.flagsOffset), imm: UInt8(I.needsStub)))
+        masm.load32(R.t1, Int32(I.parameterCountOffset), R.t3)
+        misses.append(masm.branch32(.lessThan, R.t3, imm: argc))
+        // Room: frames, native stack, registers (the callee's top below the file's end).
+        masm.move(imm: UInt64(UInt(bitPattern: frameCount)), R.t3)
+        masm.load64(R.t3, 0, R.t3)
+        misses.append(masm.branch64(.greaterThanOrEqual, R.t3, imm: Int32(JITFrameLayout.maxFrames)))
+        masm.move(imm: UInt64(UInt(bitPattern: stackLimit)), R.t3)
+        masm.load64(R.t3, 0, R.t3)
+        misses.append(masm.branch64(.below, R.stackPointer, R.t3))
+        masm.load64(R.frame, Int32(F.top), R.t5)
+        masm.load32(R.t1, Int32(I.registerCountOffset), R.t3)
+        masm.shiftLeft64(imm: 3, R.t3)
+        masm.add64(R.t5, R.t3)
+        masm.move(imm: UInt64(UInt(bitPattern: registerFileEnd)), R.t4)
+        misses.append(masm.branch64(.aboveOrEqual, R.t3, R.t4))
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.top))
+        // `this`: as given to strict code; sloppy code takes the global object for none
+        // and an object as it is (anything else: the stub boxes it).
+        if op.this < 0 {
+            masm.move(imm: Value.undefined.bits, R.t4)
+            let strict = masm.branchTest8(.nonZero, R.t1, Int32(I.flagsOffset), imm: UInt8(I.strict))
+            masm.move(imm: Value(cell: globalObject).bits, R.t4)
+            masm.linkHere(strict)
+        } else {
+            load(op.this, R.t4)
+            let strict = masm.branchTest8(.nonZero, R.t1, Int32(I.flagsOffset), imm: UInt8(I.strict))
+            masm.move(imm: Value.notCellMask, R.t3)
+            misses.append(masm.branchTest64(.nonZero, R.t4, R.t3))
+            misses.append(masm.branch64(.equal, R.t4, imm: 0))
+            masm.load8(R.t4, Int32(CellHeaderLayout.kind), R.t3)
+            misses.append(masm.branch32(.belowOrEqual, R.t3, imm: Int32(CellKind.symbol.rawValue)))
+            masm.linkHere(strict)
+        }
+        masm.store64(R.t4, R.frame, newFrame + Int32(F.this))
+        // The rest of the frame.
+        masm.load64(R.t1, Int32(I.tableOffset), R.t3)
+        masm.push(R.t3)   // the table, while t3 counts registers
+        masm.load64(R.t0, Int32(ObjectLayout.functionCode), R.t3)
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.data))
+        masm.store64(R.t0, R.frame, newFrame + Int32(F.callee))
+        masm.load64(R.t0, Int32(ObjectLayout.functionEnvironment), R.t3)
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.env))
+        masm.load64(R.t0, Int32(ObjectLayout.functionHome), R.t3)
+        masm.move(imm: Value.undefined.bits, R.t4)
+        let noHome = masm.branch64(.equal, R.t3, imm: 0)
+        masm.move(R.t3, R.t4)
+        masm.linkHere(noHome)
+        masm.store64(R.t4, R.frame, newFrame + Int32(F.home))
+        masm.move(imm: Value.undefined.bits, R.t4)
+        masm.store64(R.t4, R.frame, newFrame + Int32(F.newTarget))
+        masm.store64(R.t4, R.frame, newFrame + Int32(F.exception))
+        masm.store64(R.t5, R.frame, newFrame + Int32(F.base))
+        masm.store64(imm: argc, R.frame, newFrame + Int32(F.argc))
+        masm.store64(imm: Int32(op.dst), R.frame, newFrame + Int32(F.returnRegister))
+        masm.move(imm: 0, R.t3)
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.pc))
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.envDepth))
+        masm.store64(R.t3, R.frame, newFrame + Int32(F.thisBox))
+        masm.store8(R.t3, R.frame, newFrame + Int32(F.isConstruct))
+        // The registers: the arguments (unless already in place), then undefined.
+        if argc > 0 {
+            masm.move(R.registers, R.t3)
+            masm.add64(imm: slot(op.args), R.t3)
+            let inPlace = masm.branch64(.equal, R.t3, R.t5)
+            for i in 0..<argc {
+                load(op.args + Int(i), R.t0)
+                masm.store64(R.t0, R.t5, i * 8)
+            }
+            masm.linkHere(inPlace)
+        }
+        masm.move(R.t5, R.t3)
+        masm.add64(imm: argc * 8, R.t3)
+        masm.load64(R.frame, newFrame + Int32(F.top), R.t0)
+        let filled = masm.branch64(.aboveOrEqual, R.t3, R.t0)
+        let fill = masm.label()
+        masm.store64(R.t4, R.t3, 0)
+        masm.add64(imm: 8, R.t3)
+        masm.link(masm.branch64(.below, R.t3, R.t0), to: fill)
+        masm.linkHere(filled)
+        masm.pop(R.t3)
+        // The caller stops at its call (exceptions and the interpreter's returns find it there).
+        masm.store64(imm: Int32(pc), R.frame, Int32(F.pc))
+        // One more frame.
+        masm.move(imm: UInt64(UInt(bitPattern: frameCount)), R.t0)
+        masm.load64(R.t0, 0, R.t1)
+        masm.add64(imm: 1, R.t1)
+        masm.store64(R.t1, R.t0, 0)
+        return misses
+    }
+
+    /// `ret` / `retUndefined`: a frame a call instruction pushed (its return register is a
+    /// register of the caller, the frame below) returns in machine code unless it is a
+    /// construct's; the others (entered from native code) through the interpreter.
+    mutating func returnInstruction(_ pc: Int, value: Int?) {
+        if let value { load(value, R.t0) } else { masm.move(imm: Value.undefined.bits, R.t0) }
+        masm.load64(R.frame, Int32(JITFrameLayout.returnRegister), R.t1)
+        let native = masm.branch64(.lessThan, R.t1, imm: 0)
+        let construct = masm.branchTest8(.nonZero, R.frame, Int32(JITFrameLayout.isConstruct), imm: 1)
+        exitPaths.append(([native, construct], pc))
+        masm.load64(R.frame, Int32(JITFrameLayout.base - JITFrameLayout.stride), R.t2)
+        masm.store64(R.t0, R.t2, index: R.t1, 0)
+        masm.move(imm: UInt64(UInt(bitPattern: frameCount)), R.t3)
+        masm.load64(R.t3, 0, R.t1)
+        masm.sub64(imm: 1, R.t1)
+        masm.store64(R.t1, R.t3, 0)
+        masm.move(imm: UInt64(bitPattern: Int64(JITEntryResult.returned)), R.result)
+        masm.ret()
+        inlineCount += 1
+    }
+
+    /// The out-of-line ends of calls and returns.
+    mutating func emitCallPaths() {
+        for path in callSpecials {
+            masm.linkHere(path.jump)
+            branch(masm.branch64(.equal, R.result, imm: Int32(JITStubs.callDone)), to: path.next)
+            exitJumps.append(masm.branch64(.lessThan, R.result, imm: 0))
+            exit(pc: path.pc)   // the interpreter makes the call
+        }
+        for path in exitPaths {
+            for j in path.jumps { masm.linkHere(j) }
+            exitCount += 1
+            exit(pc: path.pc)
+        }
+    }
+}
