@@ -29,6 +29,12 @@ struct BaselineCompiler {
     /// the end of the register file.
     let stackLimit: UnsafeRawPointer
     let registerFileEnd: UnsafeRawPointer
+    /// The second-level property cache (`JITSharedCache`).
+    let sharedCache: UnsafeRawPointer
+    /// The atom "length" (arrays and strings answer it without a slot).
+    let lengthAtom: UnsafeMutableRawPointer
+    /// String.prototype (where a string receiver's properties are).
+    let stringPrototype: UnsafeMutableRawPointer
     let masm = JITMacroAssembler()
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
@@ -53,6 +59,9 @@ struct BaselineCompiler {
         self.callCell = runtime.jitCallCellAddress
         self.stackLimit = runtime.jitStackLimitAddress
         self.registerFileEnd = runtime.registerFileEnd
+        self.sharedCache = runtime.sharedCacheAddress
+        self.lengthAtom = runtime.lengthAtomAddress
+        self.stringPrototype = runtime.realm.stringPrototype.cell
         self.code = code
         self.table = table
         self.protoEpoch = runtime.protoEpochAddress
@@ -211,6 +220,36 @@ struct BaselineCompiler {
             addImmediate(src: op.src, dst: op.dst, 1, subtract: opcode == .dec, pc, next)
         case .lt, .le, .gt, .ge, .eq, .ne, .strictEq, .strictNe:
             comparison(opcode, Op.Binary(ins, pc), pc, next)
+        case .toPropertyKey:
+            // Numbers, strings and symbols are keys as they are.
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            let number = masm.branchTest64(.nonZero, R.t0, R.numberTag)
+            var misses = cellKind(R.t0, into: R.t1)
+            misses.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+            masm.linkHere(number)
+            store(R.t0, op.dst)
+            slowPaths.append((misses, pc, next))
+        case .neg:
+            // int32s but 0 (-0 is a double) and -2^31; doubles by their sign bit.
+            let op = Op.DstSrc(ins, pc)
+            load(op.src, R.t0)
+            let notInt = branchNotInt32(R.t0)
+            let zeroOrMin = masm.branchTest32(.zero, R.t0, imm: 0x7FFF_FFFF)
+            masm.negate32(R.t0)
+            boxInt32(R.t0)
+            let done = masm.jump()
+            masm.linkHere(notInt)
+            let notNumber = masm.branchTest64(.zero, R.t0, R.numberTag)
+            masm.move(imm: Value.doubleEncodeOffset, R.t5)
+            masm.sub64(R.t5, R.t0)
+            masm.move(imm: 1 << 63, R.t1)
+            masm.xor64(R.t1, R.t0)
+            masm.move64ToDouble(R.t0, Self.f0)
+            boxDouble(Self.f0, R.t0)
+            masm.linkHere(done)
+            store(R.t0, op.dst)
+            slowPaths.append(([zeroOrMin, notNumber], pc, next))
         case .plus, .toNumeric:
             // A number is its own value; the rest (ToNumber, ToNumeric) through the stub.
             let op = Op.DstSrc(ins, pc)
@@ -254,7 +293,7 @@ struct BaselineCompiler {
             return
         case .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq,
              .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq,
-             .jumpIfStrictEq, .jumpIfStrictNotEq:
+             .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq:
             let op = Op.CompareJump(ins, pc)
             load(op.a, R.t0)
             load(op.b, R.t1)
@@ -312,7 +351,12 @@ struct BaselineCompiler {
             masm.store64(R.t0, R.t1, slot)
         case .getProp:
             let op = Op.GetProp(ins, pc)
-            slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst), pc, next))
+            let atom = code.atom(op.name)
+            if let atom, atom == lengthAtom {
+                slowPaths.append((lengthProperty(object: op.object, dst: op.dst), pc, next))
+            } else {
+                slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst, atom: atom), pc, next))
+            }
         case .getGlobal:
             let op = Op.GetGlobal(ins, pc)
             slowPaths.append((getGlobal(cache: op.cache, dst: op.dst), pc, next))
@@ -599,6 +643,46 @@ struct BaselineCompiler {
     }
 
     /// The cache entry's address into t2.
+    /// `.length` of an array or a string (no slot holds it); other receivers through the stub.
+    func lengthProperty(object: Int, dst: Int) -> [Jump] {
+        load(object, R.t0)
+        var misses = cellKind(R.t0, into: R.t1)
+        let notArray = masm.branch32(.notEqual, R.t1, imm: Int32(CellKind.array.rawValue))
+        masm.load32(R.t0, Int32(ObjectLayout.arrayLength), R.t1)
+        let loaded = masm.jump()
+        masm.linkHere(notArray)
+        misses.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.rope.rawValue)))
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t1)
+        masm.linkHere(loaded)
+        misses.append(masm.branch32(.lessThan, R.t1, imm: 0))   // past int32: a double
+        boxInt32(R.t1)
+        store(R.t1, dst)
+        return misses
+    }
+
+    /// The shared cache's entry for the shape in t1 and `atom`, into t2 (as an inline
+    /// cache, like `cacheEntry`); jumps away when it holds another shape or key.
+    func sharedCacheProbe(atom: UnsafeMutableRawPointer) -> [Jump] {
+        let key = UInt64(UInt(bitPattern: atom))
+        masm.move(imm: key &* Runtime.sharedCacheKeyMultiplier, R.t3)
+        masm.xor64(R.t1, R.t3)
+        masm.shiftRightLogical64(imm: 4, R.t3)
+        masm.move(R.t3, R.t4)
+        masm.shiftRightLogical64(imm: 17, R.t4)
+        masm.xor64(R.t4, R.t3)
+        masm.and64(imm: Int32(Runtime.sharedCacheSize - 1), R.t3)
+        precondition(JITSharedCache.stride == 40, "SharedCacheEntry is 5 words")
+        masm.move(R.t3, R.t4)
+        masm.shiftLeft64(imm: 5, R.t3)
+        masm.shiftLeft64(imm: 3, R.t4)
+        masm.add64(R.t4, R.t3)
+        masm.move(imm: UInt64(UInt(bitPattern: sharedCache)) + UInt64(JITSharedCache.cache), R.t2)
+        masm.add64(R.t3, R.t2)
+        masm.move(imm: key, R.t4)
+        var misses = [masm.branch64(.notEqual, R.t2, Int32(JITSharedCache.key - JITSharedCache.cache), R.t4)]
+        misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
+        return misses
+    }
     func cacheEntry(_ cache: Int) {
         masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t2)
     }
@@ -613,10 +697,21 @@ struct BaselineCompiler {
 
     /// Loads register `object` into t0 and the site's cache entry into t2; the misses
     /// unless t0 is an object cell of the entry's shape.
-    func objectOfCachedShape(object: Int, cache: Int) -> [Jump] {
+    /// Loads the object in register `object` into t0, its shape into t1, the site's cache
+    /// into t2; jumps away unless the shape is the cached one. With `strings`, a string
+    /// receiver looks its properties up on String.prototype (as the interpreter's cache does).
+    func objectOfCachedShape(object: Int, cache: Int, strings: Bool = false) -> [Jump] {
         var misses: [Jump] = []
         load(object, R.t0)
-        objectCellChecks(into: &misses)
+        if strings {
+            misses += cellKind(R.t0, into: R.t1)
+            let isObject = masm.branch32(.above, R.t1, imm: Int32(CellKind.symbol.rawValue))
+            misses.append(masm.branch32(.equal, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+            masm.move(imm: UInt64(UInt(bitPattern: stringPrototype)), R.t0)
+            masm.linkHere(isObject)
+        } else {
+            objectCellChecks(into: &misses)
+        }
         masm.load64(R.t0, Int32(ObjectLayout.shape), R.t1)
         cacheEntry(cache)
         misses.append(masm.branch64(.notEqual, R.t2, Int32(InlineCacheLayout.shape), R.t1))
@@ -625,8 +720,16 @@ struct BaselineCompiler {
 
     /// `getProp` through the site's inline cache, as the interpreter's fast path: an
     /// object of the cached shape, the property its own or (epoch valid) the holder's.
-    mutating func getProp(object: Int, cache: Int, dst: Int) -> [Jump] {
-        var misses = objectOfCachedShape(object: object, cache: cache)
+    mutating func getProp(object: Int, cache: Int, dst: Int, atom: UnsafeMutableRawPointer? = nil) -> [Jump] {
+        var misses = objectOfCachedShape(object: object, cache: cache, strings: true)
+        if let atom {
+            // The site's shape missed: the shared cache may know this shape (polymorphic sites).
+            let siteMiss = misses.removeLast()
+            let hit = masm.jump()
+            masm.linkHere(siteMiss)
+            misses += sharedCacheProbe(atom: atom)
+            masm.linkHere(hit)
+        }
         masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
         let own = masm.branch64(.equal, R.t3, imm: 0)
         epochCheck(into: &misses)
@@ -803,11 +906,18 @@ struct BaselineCompiler {
         var stub: [Jump] = []
         stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
         stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
-        for r in [R.t0, R.t1] {
-            let notCell = cellKind(r, into: R.t2)
-            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.rope.rawValue)))
-            for j in notCell { masm.linkHere(j) }
-        }
+        notEqual += cellKind(R.t0, into: R.t2)
+        notEqual += cellKind(R.t1, into: R.t3)
+        notEqual.append(masm.branch32(.above, R.t2, imm: Int32(CellKind.rope.rawValue)))
+        notEqual.append(masm.branch32(.above, R.t3, imm: Int32(CellKind.rope.rawValue)))
+        // Two strings: flat ones of different lengths differ, and so do two atoms.
+        stub.append(masm.branch32(.notEqual, R.t2, imm: Int32(CellKind.string.rawValue)))
+        stub.append(masm.branch32(.notEqual, R.t3, imm: Int32(CellKind.string.rawValue)))
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t2)
+        masm.load32(R.t1, Int32(CellHeaderLayout.aux), R.t3)
+        notEqual.append(masm.branch32(.notEqual, R.t2, R.t3))
+        stub.append(masm.branchTest8(.zero, R.t0, Int32(CellHeaderLayout.flags), imm: UInt8(StringFlags.isAtom)))
+        stub.append(masm.branchTest8(.zero, R.t1, Int32(CellHeaderLayout.flags), imm: UInt8(StringFlags.isAtom)))
         notEqual.append(masm.jump())
         masm.linkHere(undecided)
         for j in stub { masm.linkHere(j) }
@@ -824,9 +934,24 @@ struct BaselineCompiler {
         whenTrue.append(masm.branch32(.notEqual, R.t0, imm: 0))
         whenFalse.append(masm.jump())
         masm.linkHere(notInt)
+        // A double: false for ±0 and NaN.
+        let notDouble = masm.branchTest64(.zero, R.t0, R.numberTag)
+        let never = unboxNumber(R.t0, Self.f0)   // (a number: it never jumps)
+        masm.move(imm: 0, R.t1)
+        masm.move64ToDouble(R.t1, Self.f1)
+        whenTrue += masm.branchDouble(.notEqual, Self.f0, Self.f1)
+        whenFalse.append(masm.jump())
+        masm.linkHere(notDouble)
+        masm.linkHere(never)
         let notCell = cellKind(R.t0, into: R.t1)
-        // Objects (kinds past the shape) are true; strings, ropes, symbols undecided here.
+        // Objects (kinds past the shape) are true, flat strings by their length; ropes
+        // and symbols undecided here.
         whenTrue.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.shape.rawValue)))
+        let notFlat = masm.branch32(.notEqual, R.t1, imm: Int32(CellKind.string.rawValue))
+        masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t1)
+        whenTrue.append(masm.branch32(.notEqual, R.t1, imm: 0))
+        whenFalse.append(masm.jump())
+        masm.linkHere(notFlat)
         for j in notCell { masm.linkHere(j) }
     }
 
@@ -840,7 +965,7 @@ struct BaselineCompiler {
         case .jumpIfNotGreater, .jumpIfNotGreaterImm: return .lessThanOrEqual
         case .jumpIfGreaterEq, .jumpIfGreaterEqImm: return .greaterThanOrEqual
         case .jumpIfNotGreaterEq, .jumpIfNotGreaterEqImm: return .lessThan
-        case .jumpIfStrictEq, .jumpIfStrictEqImm: return .equal
+        case .jumpIfStrictEq, .jumpIfStrictEqImm, .jumpIfEq: return .equal
         default: return .notEqual
         }
     }

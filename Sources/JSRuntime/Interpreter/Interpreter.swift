@@ -134,11 +134,13 @@ struct SharedCacheEntry {
 }
 
 extension Runtime {
-    static let sharedCacheSize = 4096
+    public static let sharedCacheSize = 4096
+    /// The shared cache's hash (machine code computes the same, `JITSharedCache`).
+    public static let sharedCacheKeyMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     @inline(__always)
     func sharedCacheEntry(_ shape: UnsafeMutableRawPointer, _ key: UInt64) -> UnsafeMutablePointer<SharedCacheEntry> {
-        let h = (UInt64(UInt(bitPattern: shape)) ^ (key &* 0x9E37_79B9_7F4A_7C15)) >> 4
+        let h = (UInt64(UInt(bitPattern: shape)) ^ (key &* Runtime.sharedCacheKeyMultiplier)) >> 4
         return sharedCache + Int(truncatingIfNeeded: h ^ (h >> 17)) & (Runtime.sharedCacheSize - 1)
     }
 

@@ -112,6 +112,8 @@ public struct JITCodeView {
     init(_ data: CodeData) { self.data = data }
 
     public var instructions: UnsafePointer<Int32> { UnsafePointer(data.instructions) }
+    /// The atom of a name operand if the interpreter has made it (nil: not yet).
+    public func atom(_ index: Int) -> UnsafeMutableRawPointer? { data.atoms[index] }
     public var instructionCount: Int { data.code.instructions.count }
     /// The constant pool: `Value.empty` for a constant not made yet (the stub makes it).
     public var constants: UnsafeMutablePointer<Value> { data.constants }
@@ -139,6 +141,14 @@ public enum InlineCacheLayout {
     public static let slot = MemoryLayout<InlineCache>.offset(of: \InlineCache.slot)!
     public static let epoch = MemoryLayout<InlineCache>.offset(of: \InlineCache.epoch)!
     public static let stride = MemoryLayout<InlineCache>.stride
+}
+
+/// The second-level property cache as machine code probes it (`SharedCacheEntry`):
+/// index `((shape ^ key * multiplier) >> 4) ^ (that >> 17)` masked, key = the atom's address.
+public enum JITSharedCache {
+    public static let key = MemoryLayout<SharedCacheEntry>.offset(of: \SharedCacheEntry.key)!
+    public static let cache = MemoryLayout<SharedCacheEntry>.offset(of: \SharedCacheEntry.cache)!
+    public static let stride = MemoryLayout<SharedCacheEntry>.stride
 }
 
 /// What `--jit-stats` prints.
@@ -211,6 +221,11 @@ extension Runtime {
     /// The holder value a global cache entry has for a lexical binding (its slot indexes
     /// the lexical values).
     public static var lexicalHolderBits: UInt64 { UInt64(UInt(bitPattern: lexicalHolder)) }
+
+    /// The atom "length".
+    public var lengthAtomAddress: UnsafeMutableRawPointer { lengthAtom }
+    /// The second-level property cache (`JITSharedCache`; cleared at every collection).
+    public var sharedCacheAddress: UnsafeRawPointer { UnsafeRawPointer(sharedCache) }
 
     /// The frame count (Int) that a compiled return decrements when it pops its frame.
     public var frameCountAddress: UnsafeRawPointer { UnsafeRawPointer(frames.countCell) }
