@@ -220,6 +220,18 @@ struct BaselineCompiler {
             addImmediate(src: op.src, dst: op.dst, 1, subtract: opcode == .dec, pc, next)
         case .lt, .le, .gt, .ge, .eq, .ne, .strictEq, .strictNe:
             comparison(opcode, Op.Binary(ins, pc), pc, next)
+        case .mod:
+            // Two int32s, the dividend not negative (else the result may be -0), the
+            // divisor not zero; the rest through the stub.
+            let op = Op.Binary(ins, pc)
+            load(op.a, R.t0)
+            load(op.b, R.t1)
+            let misses = [branchNotInt32(R.t0), branchNotInt32(R.t1),
+                          masm.branch32(.lessThan, R.t0, imm: 0), masm.branch32(.equal, R.t1, imm: 0)]
+            masm.remainder32(R.t1, R.t0)
+            boxInt32(R.t0)
+            store(R.t0, op.dst)
+            slowPaths.append((misses, pc, next))
         case .toPropertyKey:
             // Numbers, strings and symbols are keys as they are.
             let op = Op.DstSrc(ins, pc)

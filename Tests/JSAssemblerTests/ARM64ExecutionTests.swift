@@ -81,6 +81,15 @@ private func execute(_ m: A, _ signature: String, _ lines: [String]) throws -> [
         #expect(out == ["5", "\(UInt32(bitPattern: -4))", "-1", "-1"])
     }
 
+    /// `a % b` as the JIT's `mod` makes it (signed 32-bit, the sign of the dividend).
+    @Test func remainder32() throws {
+        let m = A()
+        m.remainder32(.x1, .x0)
+        m.ret()
+        let out = try execute(m, "ii>i", ["17 5", "5 17", "\(UInt32(bitPattern: -17)) 5", "\(Int32.max) 10", "0 3"])
+        #expect(out == ["2", "5", "\(UInt32(bitPattern: -2))", "7", "0"])
+    }
+
     @Test func loopWithBackEdgeAndLargeConstants() throws {
         let m = A()
         m.move(imm: 0, .x2)

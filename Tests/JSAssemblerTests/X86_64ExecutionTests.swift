@@ -48,6 +48,50 @@ private let add3Pointer: @convention(c) (Int64, Int64, Int64) -> Int64 = { add3(
         #expect(f(Int64(UInt32(bitPattern: Int32.min)), Int64(UInt32(bitPattern: -1))) == -1)
     }
 
+    /// `a % b` (signed 32-bit) into each destination, with the divisor in each of the
+    /// registers `idiv` uses: rax and rdx come back unchanged unless they are the destination.
+    @Test func remainder32InEveryPlace() {
+        for (dst, divisor) in [(X86GPR.rax, X86GPR.rcx), (.rdx, .rcx), (.rdi, .rsi), (.r8, .rax), (.r9, .rdx)] {
+            let m = M()
+            m.push(.rbx)
+            m.move(imm: 0x1111, .rax)
+            m.move(imm: 0x2222, .rdx)
+            m.move(arg0, .r10)
+            m.move(arg1, .rbx)
+            if dst != .rax && dst != .rdx { m.move(.r10, dst) }
+            if divisor != .rax && divisor != .rdx { m.move(.rbx, divisor) }
+            if divisor == .rax || divisor == .rdx { m.move(.rbx, divisor) }
+            if dst == .rax || dst == .rdx { m.move(.r10, dst) }
+            let keptRax = divisor == .rax ? UInt64(0) : 0x1111, keptRdx = divisor == .rdx ? UInt64(0) : 0x2222
+            m.remainder32(divisor, dst)
+            // The result, plus 2^32 and 2^33 when rax and rdx were kept.
+            m.move(dst, .r10)
+            if dst != .rax && divisor != .rax {
+                m.move(imm: keptRax, .rbx)
+                let changed = m.branch64(.notEqual, .rax, .rbx)
+                m.move(imm: 1 << 32, .rbx)
+                m.add64(.rbx, .r10)
+                m.linkHere(changed)
+            }
+            if dst != .rdx && divisor != .rdx {
+                m.move(imm: keptRdx, .rbx)
+                let changed = m.branch64(.notEqual, .rdx, .rbx)
+                m.move(imm: 1 << 33, .rbx)
+                m.add64(.rbx, .r10)
+                m.linkHere(changed)
+            }
+            m.move(.r10, ret0)
+            m.pop(.rbx)
+            m.ret()
+            let code = ExecutableCode(m)
+            let f = code(as: (@convention(c) (Int64, Int64) -> Int64).self)
+            let kept: Int64 = (dst != .rax && divisor != .rax ? 1 << 32 : 0) + (dst != .rdx && divisor != .rdx ? 1 << 33 : 0)
+            #expect(f(17, 5) == 2 + kept, "\(dst) % \(divisor)")
+            #expect(f(Int64(UInt32(bitPattern: -17)), 5) == Int64(UInt32(bitPattern: -2)) + kept, "\(dst) % \(divisor)")
+            #expect(f(Int64(Int32.max), 10) == 7 + kept, "\(dst) % \(divisor)")
+        }
+    }
+
     /// A counted loop with a back edge to a bound label: sum of 1...n.
     @Test func loopWithBackEdge() {
         let n = M()

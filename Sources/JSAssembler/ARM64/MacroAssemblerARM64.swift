@@ -183,6 +183,10 @@ public final class MacroAssemblerARM64: MacroAssembler {
     public func shiftRightLogical32(_ count: ARM64GPR, _ dst: ARM64GPR) { asm.twoSource(.lsrv, false, dst, dst, count) }
     public func zeroExtend32(_ r: ARM64GPR) { asm.mov(false, r, r) }
     public func negate32(_ dst: ARM64GPR) { asm.addSub(.sub, false, dst, .zr, dst) }
+    public func remainder32(_ divisor: ARM64GPR, _ dst: ARM64GPR) {
+        asm.twoSource(.sdiv, false, Self.scratch, dst, divisor)
+        asm.multiplyAdd(subtract: true, false, dst, Self.scratch, divisor, dst)
+    }
 
     public func branchAdd32(_ cond: ResultCondition, _ src: ARM64GPR, _ dst: ARM64GPR) -> Jump {
         asm.addSub(.adds, false, dst, dst, src)

@@ -69,6 +69,9 @@ public protocol MacroAssembler: AnyObject {
     /// Zero-extends the low 32 bits of `r` (clears bits 32–63).
     func zeroExtend32(_ r: Register)
     func negate32(_ dst: Register)
+    /// `dst = dst % divisor`, signed 32-bit, the upper half zeroed. The caller rules out a
+    /// zero divisor and `-2^31 % -1` (x86 faults on both).
+    func remainder32(_ divisor: Register, _ dst: Register)
 
     /// `dst += src` (32-bit) and a jump taken when the condition holds on the result.
     func branchAdd32(_ cond: ResultCondition, _ src: Register, _ dst: Register) -> Jump

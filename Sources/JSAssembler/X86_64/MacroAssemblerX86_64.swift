@@ -115,6 +115,18 @@ public final class MacroAssemblerX86_64: MacroAssembler {
     }
     public func zeroExtend32(_ r: X86GPR) { asm.mov32(r, r) }
     public func negate32(_ dst: X86GPR) { asm.neg32(dst) }
+    /// `idiv` divides edx:eax: both are saved around it unless one is `dst`.
+    public func remainder32(_ divisor: X86GPR, _ dst: X86GPR) {
+        asm.mov64(Self.scratch, divisor)
+        if dst != .rax { asm.push(.rax) }
+        if dst != .rdx { asm.push(.rdx) }
+        asm.mov32(.rax, dst)
+        asm.cdq()
+        asm.idiv32(Self.scratch)
+        asm.mov32(dst, .rdx)
+        if dst != .rdx { asm.pop(.rdx) }
+        if dst != .rax { asm.pop(.rax) }
+    }
 
     public func branchAdd32(_ cond: ResultCondition, _ src: X86GPR, _ dst: X86GPR) -> Jump {
         asm.add32(dst, src)
