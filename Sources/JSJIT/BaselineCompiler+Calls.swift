@@ -18,13 +18,22 @@ extension BaselineCompiler {
             misses = pushFrameInline(op, pc, infoOffset: infoOffset)
             enterCallee(next: next)
         }
-        // The stub: -1, done or interpret out of line; else it pushed a compiled callee's
-        // frame and left its frame, registers and entry table in the call cell.
-        let stubCall = masm.label()
-        for j in misses { masm.link(j, to: stubCall) }
+        let stub = masm.label()
+        for j in misses { masm.link(j, to: stub) }
+        stubCall(JITStubs.callAddress, pc, next)
+    }
+
+    /// `construct`: through the construct stub, which pushes a compiled constructor's frame.
+    mutating func constructInstruction(_ pc: Int, _ next: Int) {
+        stubCall(JITStubs.constructAddress, pc, next)
+    }
+
+    /// A call or construct stub: -1, done or interpret out of line; else it pushed a
+    /// compiled callee's frame and left its frame, registers and entry table in the call cell.
+    mutating func stubCall(_ stub: UnsafeRawPointer, _ pc: Int, _ next: Int) {
         masm.move(R.runtime, R.arguments[0])
         masm.move(imm: UInt64(pc), R.arguments[1])
-        masm.call(address: JITStubs.callAddress)
+        masm.call(address: stub)
         let special = masm.branch64(.lessThanOrEqual, R.result, imm: Int32(JITStubs.callInterpret))
         callSpecials.append((special, pc, next))
         masm.move(R.result, R.t2)
@@ -181,7 +190,22 @@ extension BaselineCompiler {
         masm.load64(R.frame, Int32(JITFrameLayout.returnRegister), R.t1)
         let native = masm.branch64(.lessThan, R.t1, imm: 0)
         let construct = masm.branchTest8(.nonZero, R.frame, Int32(JITFrameLayout.isConstruct), imm: 1)
-        exitPaths.append(([native, construct], pc))
+        if code.isDerivedConstructor {
+            exitPaths.append(([native, construct], pc))
+        } else {
+            // A base constructor's frame returns an object it returns, else its `this`.
+            exitPaths.append(([native], pc))
+            let notConstruct = masm.jump()
+            masm.linkHere(construct)
+            masm.move(imm: Value.notCellMask, R.t2)
+            let primitive = masm.branchTest64(.nonZero, R.t0, R.t2)
+            masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t2)
+            let object = masm.branch32(.above, R.t2, imm: Int32(CellKind.symbol.rawValue))
+            masm.linkHere(primitive)
+            masm.load64(R.frame, Int32(JITFrameLayout.this), R.t0)
+            masm.linkHere(object)
+            masm.linkHere(notConstruct)
+        }
         masm.load64(R.frame, Int32(JITFrameLayout.base - JITFrameLayout.stride), R.t2)
         masm.store64(R.t0, R.t2, index: R.t1, 0)
         masm.move(imm: UInt64(UInt(bitPattern: frameCount)), R.t3)

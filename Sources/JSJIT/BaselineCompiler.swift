@@ -178,10 +178,12 @@ struct BaselineCompiler {
     mutating func emit(_ opcode: Opcode, _ ins: UnsafePointer<Int32>, _ pc: Int, _ next: Int) {
         switch opcode {
         // Exits: the interpreter pushes and pops frames.
-        case .construct, .generatorStart, .yield, .yieldDelegate, .await:
+        case .generatorStart, .yield, .yieldDelegate, .await:
             exitCount += 1
             exit(pc: pc)
             return
+        case .construct:
+            constructInstruction(pc, next)
         case .call, .callMethod:
             callInstruction(Op.Call(ins, pc), pc, next)
         case .ret:

@@ -129,6 +129,9 @@ public struct JITCodeView {
         return object.load(fromByteOffset: offset, as: UInt.self) == UInt(bitPattern: data.calleeInfo) ? offset : nil
     }
     public var isGeneratorOrAsync: Bool { data.code.isGenerator || data.code.isAsync }
+    /// A derived class's constructor (its `this` is bound by `super()`; its returns are the
+    /// interpreter's).
+    public var isDerivedConstructor: Bool { data.code.kind == .derivedConstructor }
     /// The code block's disassembly (for `--print-code`).
     public var disassembly: String { Disassembler.disassemble(data.code, recursive: false) }
 }
@@ -183,6 +186,11 @@ public enum JITStubs {
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitCall(pc: pc) }
     }
     public static var callAddress: UnsafeRawPointer { unsafeBitCast(call, to: UnsafeRawPointer.self) }
+    /// The `construct` instruction at `pc`, with `call`'s results.
+    public static let construct: @convention(c) (UnsafeMutableRawPointer, Int) -> Int = { rt, pc in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitConstruct(pc: pc) }
+    }
+    public static var constructAddress: UnsafeRawPointer { unsafeBitCast(construct, to: UnsafeRawPointer.self) }
     public static let callDone = 0
     public static let callInterpret = 1
 }
@@ -347,6 +355,47 @@ extension Runtime {
             jitCallCell[1] = UInt(bitPattern: new.pointee.base)
             jitCallCell[2] = UInt(bitPattern: body.table)
             return Int(bitPattern: body.table[0])
+        } catch {
+            jitPendingException = error.value
+            return JITEntryResult.exception
+        }
+    }
+
+    /// The construct stub (`JITStubs.construct`): the interpreter's `construct`, without its loop.
+    func jitConstruct(pc: Int) -> Int {
+        let fp = frames.pointer(frames.count - 1)
+        fp.pointee.pc = pc
+        let ins = fp.pointee.data._withUnsafeGuaranteedRef { $0.instructions }
+        let op = Op.Construct(ins, pc)
+        let r = fp.pointee.base
+        let f = r[op.callee]
+        let args = UnsafeBufferPointer(start: UnsafePointer(r + op.args), count: Int(op.argc))
+        let newTarget = r[op.newTarget]
+        do {
+            if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
+                let fo = JSObject(f)
+                unowned(unsafe) let data = functionCodeData(fo)
+                if !data.code.isDefaultDerivedConstructor {
+                    if data.jitBody == nil {
+                        data.hotness &+= 1
+                        if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
+                    }
+                    // Decided before `this` is made (its prototype lookup may run code).
+                    guard let body = data.jitBody, StackGuard.hasRoom(jitCallCell[3]) else {
+                        return JITStubs.callInterpret
+                    }
+                    let thisValue = try constructThis(fo, data.code.kind, newTarget: newTarget)
+                    try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
+                                  returnRegister: op.dst, newTarget: newTarget)
+                    let new = frames.pointer(frames.count - 1)
+                    jitCallCell[0] = UInt(bitPattern: new)
+                    jitCallCell[1] = UInt(bitPattern: new.pointee.base)
+                    jitCallCell[2] = UInt(bitPattern: body.table)
+                    return Int(bitPattern: body.table[0])
+                }
+            }
+            r[op.dst] = try construct(f, args, newTarget: newTarget)
+            return JITStubs.callDone
         } catch {
             jitPendingException = error.value
             return JITEntryResult.exception
