@@ -12,7 +12,8 @@
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
 ///               back to this state: the interpreter jumps to the end marker)
-///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
+///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9 (a dense
+///              state always has this word, 0 without actions: its row is at a fixed place)
 ///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
 ///               n pairs (lo | hi << 8, target)
@@ -111,7 +112,9 @@ enum DFABytecode {
             }
             shapes[s] = shape
             offsets[s] = cursor
-            cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
+            // A dense state always has its action word (0 without actions): its row is at a
+            // fixed place, so the interpreter loads the target without waiting for the header.
+            cursor += 1 + (dfa.actions[s].isEmpty && !shape.dense ? 0 : 1)
                 + (shape.dense ? UInt32(c) : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
         }
         var listOffsets: [[UInt32]: UInt32] = [:]
@@ -151,7 +154,7 @@ enum DFABytecode {
             let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
             code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
                         | (shape.fallback != nil ? 0x400 : 0) | (sink ? 0x800 : 0))
-            if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
+            if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) } else if shape.dense { code.append(0) }
             if shape.dense {
                 for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
             } else {
@@ -255,7 +258,7 @@ enum DFABytecode {
             isStart[p] = true
             let h = code[p]
             guard h >> 12 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
-            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
+            p += 1 + (h & 0x300 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
         let listStart = p
@@ -278,6 +281,8 @@ enum DFABytecode {
                 let count = Int(code[l])
                 guard count > 0, l + 2 * count < code.count else { return false }
                 for i in 0..<count where Int(code[l + 1 + 2 * i]) >= ruleCount { return false }
+                p += 1
+            } else if h & 0x100 != 0 {
                 p += 1
             }
             func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
@@ -323,12 +328,13 @@ enum DFABytecode {
             var header = h
             var next = dead
             while true {
-                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 if header & 0x100 != 0 {
+                    // The row's place does not depend on the header: both loads in flight at once.
                     let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
-                    next = code[p &+ Int(klass)]
+                    next = code[t &+ 2 &+ Int(klass)]
                     break
                 }
+                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 var fallback = dead
                 if header & 0x400 != 0 { fallback = code[p]; p &+= 1 }
                 let end = p &+ 2 &* Int(header & 0xFF)
