@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The serialized form of one DFA and its interpreter (WebKit's `DFABytecodeCompiler` and
 /// `DFABytecodeInterpreter`, in our own encoding): an array of 32-bit words.
 ///
@@ -36,6 +38,9 @@
 /// states each. After the bits, a hash table maps each live 3-gram of classes to the state it
 /// leads to (`capacity`, then pairs `3-gram + 1, state`), so a walk starts 3 bytes in: three
 /// dependent loads of states fewer per walk.
+/// Where `runAnywhere` stores what it loaded ahead of its walks, so the loads are kept.
+let touchSink = Atomic<UInt32>(0)
+
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
     static let headerWords = 38
@@ -382,27 +387,47 @@ enum DFABytecode {
                 ks[i] = b < 128 ? classes[Int(b)] : 0xFF
             }
             ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
-            for i in 0...n {
-                let k0 = ks[i]
-                if k0 == 0xFF { continue }
-                let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
-                if k1 != 0xFF && k2 != 0xFF {
-                    let pair = Int(k0) &* c &+ Int(k1)
-                    let flags = pairs[pair]
-                    if flags == 0 { continue }
-                    if flags & 1 == 0 {
-                        let gram = pair &* c &+ Int(k2)
-                        if !test(tOffset &+ gram) { continue }
-                        if i + 2 < n {
-                            // Three bytes of the URL lead to a state that the table gives.
-                            var slot = jumpSlot(UInt32(gram), capacity)
-                            while jump[1 + 2 * slot] != UInt32(gram + 1) { slot = (slot + 1) & (capacity - 1) }
-                            run(code, url, from: i + 3, state: Int(jump[2 + 2 * slot]), found)
-                            continue
+            // Three phases, so that the cache misses of different walks overlap instead of
+            // following one another: the positions admitted and the states their walks start
+            // from (the jump table's loads are independent of each other), then a load of
+            // each start state's header and first target (independent too), then the walks,
+            // which find those lines in the cache.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n + 1) { starts in
+                var m = 0
+                for i in 0...n {
+                    let k0 = ks[i]
+                    if k0 == 0xFF { continue }
+                    let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
+                    if k1 != 0xFF && k2 != 0xFF {
+                        let pair = Int(k0) &* c &+ Int(k1)
+                        let flags = pairs[pair]
+                        if flags == 0 { continue }
+                        if flags & 1 == 0 {
+                            let gram = pair &* c &+ Int(k2)
+                            if !test(tOffset &+ gram) { continue }
+                            if i + 2 < n {
+                                // Three bytes of the URL lead to a state that the table gives.
+                                var slot = jumpSlot(UInt32(gram), capacity)
+                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                                starts[m] = UInt64(i &+ 3) | UInt64(jump[2 &+ 2 &* slot]) << 32
+                                m &+= 1
+                                continue
+                            }
                         }
                     }
+                    starts[m] = UInt64(i) | UInt64(headerWords) << 32
+                    m &+= 1
                 }
-                run(code, url, from: i, found)
+                var touched: UInt32 = 0
+                for k in 0..<m {
+                    let state = Int(starts[k] >> 32), from = Int(starts[k] & 0xFFFF_FFFF)
+                    let h = code[state]
+                    if h & 0x100 != 0 && from < n { touched |= code[state &+ 2 &+ Int(ks[from] == 0xFF ? 0 : ks[from])] }
+                }
+                touchSink.store(touched, ordering: .relaxed)  // keeps the loads
+                for k in 0..<m {
+                    run(code, url, from: Int(starts[k] & 0xFFFF_FFFF), state: Int(starts[k] >> 32), found)
+                }
             }
         }
     }

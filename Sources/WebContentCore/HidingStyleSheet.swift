@@ -28,6 +28,12 @@ public struct HidingStyleSheet {
     struct Complex { var parts: [(Compound, UInt8)] = [] }  // combinator: " ", ">", "+", "~", 0 last
 
     var selectors: [Complex] = []
+    /// The selectors by the rightmost compound's id, class or type (as WebKit's RuleSet), so
+    /// that an element is tested against the few that may match it; the rest in `others`.
+    var byID: [String: [Int]] = [:]
+    var byClass: [String: [Int]] = [:]
+    var byType: [String: [Int]] = [:]
+    var others: [Int] = []
     /// How many selectors of the sheet were not understood (they match nothing).
     public private(set) var unsupported = 0
 
@@ -44,6 +50,31 @@ public struct HidingStyleSheet {
             }
             bytes = bytes[(close + 1)...]
         }
+        for (k, complex) in selectors.enumerated() {
+            let rightmost = complex.parts[0].0.simples
+            if let id = rightmost.lazy.compactMap({ if case .id(let v) = $0 { v } else { nil } }).first {
+                byID[id, default: []].append(k)
+            } else if let c = rightmost.lazy.compactMap({ if case .className(let v) = $0 { v } else { nil } }).first {
+                byClass[c, default: []].append(k)
+            } else if let t = rightmost.lazy.compactMap({ if case .type(let v) = $0 { v } else { nil } }).first {
+                byType[t, default: []].append(k)
+            } else {
+                others.append(k)
+            }
+        }
+    }
+
+    /// Whether some selector matches `e`.
+    func matchesAny(_ e: Element) -> Bool {
+        if let id = e.attribute("id"), let list = byID[id], list.contains(where: { HidingStyleSheet.matches(selectors[$0], e) }) { return true }
+        if !byClass.isEmpty, let classes = e.attribute("class") {
+            for c in classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }) {
+                if let list = byClass[String(c)], list.contains(where: { HidingStyleSheet.matches(selectors[$0], e) }) { return true }
+            }
+        }
+        let type = e.namespace == .html ? e.localName : HidingStyleSheet.lower(e.localName)
+        if let list = byType[type], list.contains(where: { HidingStyleSheet.matches(selectors[$0], e) }) { return true }
+        return others.contains { HidingStyleSheet.matches(selectors[$0], e) }
     }
 
     public var isEmpty: Bool { selectors.isEmpty }
@@ -56,7 +87,7 @@ public struct HidingStyleSheet {
         var stack: [Node] = [root]
         while let node = stack.popLast() {
             if let e = node as? Element {
-                if selectors.contains(where: { HidingStyleSheet.matches($0, e) }) { out.insert(ObjectIdentifier(e)) }
+                if matchesAny(e) { out.insert(ObjectIdentifier(e)) }
             }
             var c = node.lastChild
             while let child = c { if child is Element { stack.append(child) }; c = child.previousSibling }

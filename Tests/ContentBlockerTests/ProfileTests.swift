@@ -9,7 +9,7 @@ import Glibc
 /// outdated compiled file refused and recompiled from the stored source, and a list that
 /// fails to compile leaving the profile as it was.
 @Suite struct ProfileTests {
-    static let blockAds = #"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}},{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".banner"}},{"trigger":{"url-filter":"news\\.example"},"action":{"type":"css-display-none","selector":"#promo"}}]"#
+    static let blockAds = ##"[{"trigger":{"url-filter":"ads"},"action":{"type":"block"}},{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".banner"}},{"trigger":{"url-filter":"news\\.example"},"action":{"type":"css-display-none","selector":"#promo"}}]"##
     static let blockTrackers = #"[{"trigger":{"url-filter":"tracker","load-type":["third-party"]},"action":{"type":"block"}}]"#
 
     static func temporaryProfile() -> String {
