@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The serialized form of one DFA and its interpreter (WebKit's `DFABytecodeCompiler` and
 /// `DFABytecodeInterpreter`, in our own encoding): an array of 32-bit words.
 ///
@@ -14,8 +12,7 @@ import Synchronization
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
 ///               back to this state: the interpreter jumps to the end marker)
-///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9 (a dense
-///              state always has this word, 0 without actions: its row is at a fixed place)
+///       [actions: word offset of a list `count, (rule id, rule flags)…`]   when bit 9
 ///       dense:  one word per byte class, the target of the class
 ///       sparse: [fallback state]                                  when bit 10
 ///               n pairs (lo | hi << 8, target)
@@ -38,9 +35,6 @@ import Synchronization
 /// states each. After the bits, a hash table maps each live 3-gram of classes to the state it
 /// leads to (`capacity`, then pairs `3-gram + 1, state`), so a walk starts 3 bytes in: three
 /// dependent loads of states fewer per walk.
-/// Where `runAnywhere` stores what it loaded ahead of its walks, so the loads are kept.
-let touchSink = Atomic<UInt32>(0)
-
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
     static let headerWords = 38
@@ -117,9 +111,7 @@ enum DFABytecode {
             }
             shapes[s] = shape
             offsets[s] = cursor
-            // A dense state always has its action word (0 without actions): its row is at a
-            // fixed place, so the interpreter loads the target without waiting for the header.
-            cursor += 1 + (dfa.actions[s].isEmpty && !shape.dense ? 0 : 1)
+            cursor += 1 + (dfa.actions[s].isEmpty ? 0 : 1)
                 + (shape.dense ? UInt32(c) : (shape.fallback == nil ? 0 : 1) + 2 * UInt32(shape.ranges.count))
         }
         var listOffsets: [[UInt32]: UInt32] = [:]
@@ -159,7 +151,7 @@ enum DFABytecode {
             let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
             code.append(UInt32(shape.ranges.count) | (shape.dense ? 0x100 : 0) | (hasActions ? 0x200 : 0)
                         | (shape.fallback != nil ? 0x400 : 0) | (sink ? 0x800 : 0))
-            if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) } else if shape.dense { code.append(0) }
+            if hasActions { code.append(listOffsets[dfa.actions[s]] ?? 0) }
             if shape.dense {
                 for k in 0..<c { code.append(target(dfa.transitions[s * c + k])) }
             } else {
@@ -263,7 +255,7 @@ enum DFABytecode {
             isStart[p] = true
             let h = code[p]
             guard h >> 12 == 0, !(h & 0x100 != 0 && h & 0x4FF != 0) else { return false }
-            p += 1 + (h & 0x300 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
+            p += 1 + (h & 0x200 != 0 ? 1 : 0) + (h & 0x100 != 0 ? classes : (h & 0x400 != 0 ? 1 : 0) + 2 * Int(h & 0xFF))
             guard p <= code.count else { return false }
         }
         let listStart = p
@@ -286,8 +278,6 @@ enum DFABytecode {
                 let count = Int(code[l])
                 guard count > 0, l + 2 * count < code.count else { return false }
                 for i in 0..<count where Int(code[l + 1 + 2 * i]) >= ruleCount { return false }
-                p += 1
-            } else if h & 0x100 != 0 {
                 p += 1
             }
             func ok(_ t: UInt32) -> Bool { t == dead || (Int(t) < code.count && isStart[Int(t)]) }
@@ -333,13 +323,12 @@ enum DFABytecode {
             var header = h
             var next = dead
             while true {
+                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 if header & 0x100 != 0 {
-                    // The row's place does not depend on the header: both loads in flight at once.
                     let klass = UnsafeRawPointer(code + 3).load(fromByteOffset: Int(b), as: UInt8.self)
-                    next = code[t &+ 2 &+ Int(klass)]
+                    next = code[p &+ Int(klass)]
                     break
                 }
-                var p = t &+ 1 &+ Int((header >> 9) & 1)
                 var fallback = dead
                 if header & 0x400 != 0 { fallback = code[p]; p &+= 1 }
                 let end = p &+ 2 &* Int(header & 0xFF)
@@ -387,47 +376,27 @@ enum DFABytecode {
                 ks[i] = b < 128 ? classes[Int(b)] : 0xFF
             }
             ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
-            // Three phases, so that the cache misses of different walks overlap instead of
-            // following one another: the positions admitted and the states their walks start
-            // from (the jump table's loads are independent of each other), then a load of
-            // each start state's header and first target (independent too), then the walks,
-            // which find those lines in the cache.
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: n + 1) { starts in
-                var m = 0
-                for i in 0...n {
-                    let k0 = ks[i]
-                    if k0 == 0xFF { continue }
-                    let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
-                    if k1 != 0xFF && k2 != 0xFF {
-                        let pair = Int(k0) &* c &+ Int(k1)
-                        let flags = pairs[pair]
-                        if flags == 0 { continue }
-                        if flags & 1 == 0 {
-                            let gram = pair &* c &+ Int(k2)
-                            if !test(tOffset &+ gram) { continue }
-                            if i + 2 < n {
-                                // Three bytes of the URL lead to a state that the table gives.
-                                var slot = jumpSlot(UInt32(gram), capacity)
-                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
-                                starts[m] = UInt64(i &+ 3) | UInt64(jump[2 &+ 2 &* slot]) << 32
-                                m &+= 1
-                                continue
-                            }
+            for i in 0...n {
+                let k0 = ks[i]
+                if k0 == 0xFF { continue }
+                let k1 = ks[i &+ 1], k2 = ks[i &+ 2]
+                if k1 != 0xFF && k2 != 0xFF {
+                    let pair = Int(k0) &* c &+ Int(k1)
+                    let flags = pairs[pair]
+                    if flags == 0 { continue }
+                    if flags & 1 == 0 {
+                        let gram = pair &* c &+ Int(k2)
+                        if !test(tOffset &+ gram) { continue }
+                        if i + 2 < n {
+                            // Three bytes of the URL lead to a state that the table gives.
+                            var slot = jumpSlot(UInt32(gram), capacity)
+                            while jump[1 + 2 * slot] != UInt32(gram + 1) { slot = (slot + 1) & (capacity - 1) }
+                            run(code, url, from: i + 3, state: Int(jump[2 + 2 * slot]), found)
+                            continue
                         }
                     }
-                    starts[m] = UInt64(i) | UInt64(headerWords) << 32
-                    m &+= 1
                 }
-                var touched: UInt32 = 0
-                for k in 0..<m {
-                    let state = Int(starts[k] >> 32), from = Int(starts[k] & 0xFFFF_FFFF)
-                    let h = code[state]
-                    if h & 0x100 != 0 && from < n { touched |= code[state &+ 2 &+ Int(ks[from] == 0xFF ? 0 : ks[from])] }
-                }
-                touchSink.store(touched, ordering: .relaxed)  // keeps the loads
-                for k in 0..<m {
-                    run(code, url, from: Int(starts[k] & 0xFFFF_FFFF), state: Int(starts[k] >> 32), found)
-                }
+                run(code, url, from: i, found)
             }
         }
     }

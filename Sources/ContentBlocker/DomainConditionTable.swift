@@ -127,16 +127,6 @@ enum DomainConditionTable {
         }
     }
 
-    /// The first slot `find` looks at for `key` (a load made ahead, so that two lookups' cache
-    /// misses overlap).
-    @inline(__always)
-    static func firstSlot(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing key: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
-        let capacity = Int(words[table])
-        return words[table + 1 + 2 * Int(h & UInt64(capacity - 1))]
-    }
-
     /// The word offset of the list stored under the lowercased bytes of `key` (count, then
     /// the rule ids), 0 when none.
     @inline(__always)

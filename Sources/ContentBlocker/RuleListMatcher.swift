@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Decides loads against one compiled rule list (WebKit's `ContentExtensionsBackend::
 /// actionsForResourceLoad` for one list). Keeps per-page caches (the top and frame URL
 /// conditions, as WebKit's `ContentExtension` caches its top-URL actions; the page's
@@ -248,16 +246,6 @@ public final class RuleListMatcher {
         var j = p0
         while j < n && HostIndex.isLabelCharacter(url[j]) { j += 1 }
         let p1 = j > p0 && j < n && url[j] == 0x2E ? j + 1 : -1
-        if list.hostTable != 0 {
-            // Both lookups' first slots loaded at once (their misses overlap).
-            let words = list.words, table = list.hostTable
-            @inline(__always) func firstSlot(_ p: Int) -> UInt32 {
-                var q = p
-                while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
-                return q > p ? DomainConditionTable.firstSlot(words, table: table, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q])) : 0
-            }
-            touchSink.store(firstSlot(p0) | (p1 >= 0 ? firstSlot(p1) : 0), ordering: .relaxed)
-        }
         for d in list.hostDFAs {
             DFABytecode.run(list.dfa(d), url, from: p0, candidate)
             if p1 >= 0 { DFABytecode.run(list.dfa(d), url, from: p1, candidate) }
