@@ -87,7 +87,7 @@ let package = Package(
         // Optimized in debug builds too: its tests compile real lists and hostile input
         // (a 100,000-character filter, 150,001 rules), which unoptimized code takes minutes on.
         .target(name: "ContentBlocker", dependencies: ["WebURL"], exclude: ["DESIGN-NOTES.md"],
-                swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+                swiftSettings: strict + [.unsafeFlags(["-O"], .when(configuration: .debug)), .unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .testTarget(name: "ContentBlockerTests", dependencies: ["ContentBlocker"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         // The sable-contentblock command (eval, compile, match): a thin main over ContentBlocker.
@@ -116,10 +116,10 @@ let package = Package(
         // libcurl4-openssl-dev): fetches, redirects, cookies, the request-policy hook for the
         // content blocker, and the service loop over the networking message set (EngineIPC).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "NetworkingCore", dependencies: ["CCurl", "EngineIPC", "WebURL"], swiftSettings: strict),
+        .target(name: "NetworkingCore", dependencies: ["CCurl", "ContentBlocker", "EngineIPC", "WebURL"], swiftSettings: strict),
         // The sable-fetch command (one fetch, as the networking process does it): a thin main.
         .executableTarget(name: "sable-fetch", dependencies: ["NetworkingCore", "EngineIPC"], swiftSettings: strict),
-        .testTarget(name: "NetworkingCoreTests", dependencies: ["NetworkingCore", "EngineIPC", "WebURL"],
+        .testTarget(name: "NetworkingCoreTests", dependencies: ["ContentBlocker", "NetworkingCore", "EngineIPC", "WebURL"],
                     swiftSettings: strict),
         // Layer: layout and paint. Display lists: plain values with their own versioned binary
         // encoding (rectangles, text runs, borders). Imports nothing.
@@ -139,7 +139,7 @@ let package = Package(
         .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL"],
                 swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
-        .executableTarget(name: "sable", dependencies: ["HostCore", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable", dependencies: ["ContentBlocker", "HostCore", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
         .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],

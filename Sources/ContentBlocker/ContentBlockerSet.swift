@@ -20,6 +20,9 @@ public final class ContentBlockerSet {
 
     public init() {}
 
+    /// The lists, in the order they are applied.
+    public var lists: [(name: String, list: CompiledRuleList)] { entries.map { ($0.name, $0.list) } }
+
     /// The names of the lists, in the order they are applied.
     public var names: [String] { entries.map(\.name) }
 
@@ -109,5 +112,26 @@ public final class ContentBlockerSet {
         }
         if changed { d.redirectURL = current.string }
         return d
+    }
+
+    /// The style sheet the content process applies to a page (WebKit's user style sheet of
+    /// content blockers): each list's global style sheet, unless an ignore-previous-rules
+    /// matched the page's URL, then the css-display-none selectors of rules that match the
+    /// page's URL, as `selectors{display:none !important;}` rules. Empty when nothing applies.
+    /// `mainDocumentURL`: the top page's, for a document in a frame.
+    public func styleSheet(forPage url: String, mainDocumentURL: String? = nil) -> String {
+        var sheet = ""
+        for e in entries {
+            guard e.matcher.decide(url: url, resourceType: mainDocumentURL == nil ? ResourceFlags.topDocument : ResourceFlags.childDocument,
+                                   mainDocumentURL: mainDocumentURL ?? url, frameURL: url,
+                                   mainFrameContext: mainDocumentURL == nil, networkOnly: false) else { continue }
+            var selectors: [String] = []
+            for l in e.matcher.result where e.list.kind(atLocation: l) == RuleAction.cssDisplayNone(selector: "").kind {
+                if case .cssDisplayNone(let s) = e.list.action(atLocation: l) { selectors.append(s) }
+            }
+            if !e.matcher.sawIgnorePreviousRules, let global = e.list.globalStyleSheet { sheet += global + "\n" }
+            if !selectors.isEmpty { sheet += selectors.joined(separator: ",") + "{display:none !important;}\n" }
+        }
+        return sheet
     }
 }

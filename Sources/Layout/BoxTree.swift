@@ -46,6 +46,8 @@ final class BlockBox {
 
 /// DOM -> box tree, with the user-agent style sheet's rules built in.
 struct BoxBuilder {
+    /// Elements hidden by a user style sheet with `!important` (content blockers).
+    var userHidden: Set<ObjectIdentifier> = []
     static let hidden: Set<String> = ["head", "script", "style", "title", "meta", "link", "template", "base",
                                       "datalist", "param", "noscript", "area", "map", "track", "source"]
     static let blocks: Set<String> = [
@@ -158,6 +160,7 @@ struct BoxBuilder {
 
     func display(of e: Element) -> (hidden: Bool, block: Bool) {
         guard e.namespace == .html else { return (true, false) }
+        if !userHidden.isEmpty && userHidden.contains(ObjectIdentifier(e)) { return (true, false) }
         if e.attribute("hidden") != nil { return (true, false) }
         let declared = StyleAttribute.parse(e.attribute("style") ?? "").display
         if declared == "none" { return (true, false) }

@@ -31,6 +31,9 @@ public struct TextSize: Equatable, Sendable {
 public struct LayoutEngine {
     public var viewportWidth: Float
     public var viewportHeight: Float
+    /// Elements a user style sheet sets to `display: none !important` (the content blockers'
+    /// css-display-none): not rendered, whatever the page's style says.
+    public var hiddenElements: Set<ObjectIdentifier> = []
 
     public init(viewportWidth: Float, viewportHeight: Float) {
         self.viewportWidth = viewportWidth
@@ -40,7 +43,7 @@ public struct LayoutEngine {
     /// Lays `document` out and paints it. The list is the viewport's size; `contentHeight`
     /// is how tall the document is.
     public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
-        let root = BoxBuilder().build(document)
+        let root = BoxBuilder(userHidden: hiddenElements).build(document)
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]
         var batch: [(Font, String)] = []

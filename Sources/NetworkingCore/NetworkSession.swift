@@ -96,8 +96,9 @@ public final class NetworkSession: @unchecked Sendable {
         while true {
             // The content blocker decides before anything is sent.
             let decision = policy?.decide(RequestInfo(url: url, method: method, resourceType: request.resourceType,
-                                                      firstPartyURL: firstParty, redirectCount: redirects)) ?? .allow
+                                                      firstPartyURL: firstParty, redirectCount: redirects, headers: headers)) ?? .allow
             if decision.block { return .failure(.blocked(url.href)) }
+            if let changed = decision.headers { headers = changed.filter(\.isValid) }
             if let target = decision.redirect {
                 guard let next = WebURL(target, base: url), next.scheme == "http" || next.scheme == "https" else {
                     return .failure(.redirectFailure("policy redirect to \(target)"))
@@ -118,6 +119,10 @@ public final class NetworkSession: @unchecked Sendable {
             let status = response.status
             guard request.followRedirects, [301, 302, 303, 307, 308].contains(status),
                   let location = response.header("Location") else {
+                // A document: the content blockers' style sheet for it goes with it.
+                if request.resourceType == .document, let policy {
+                    response.contentBlockerStyleSheet = policy.styleSheet(forDocument: url, firstPartyURL: firstParty) ?? ""
+                }
                 return .success(response)
             }
             redirects += 1

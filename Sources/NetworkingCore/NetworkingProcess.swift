@@ -58,7 +58,11 @@ public final class NetworkingProcess: Sendable {
     /// cookie jar is in `profileDirectory`; returns the exit status (0 after `shutdown`, 1 when
     /// the host went away or misbehaved).
     public static func roleMain(controlFD: Int32, profileDirectory: String?) -> Int32 {
-        let session = NetworkSession(configuration: .init(profileDirectory: profileDirectory))
+        // The profile's content blockers decide every request (a list that cannot be loaded is
+        // left out and reported; the others apply).
+        let policy = profileDirectory.flatMap { ContentBlockerPolicy(profileDirectory: $0) }
+        for problem in policy?.problems ?? [] { NetworkingService.logToStandardError("networking: content blocker \(problem)") }
+        let session = NetworkSession(configuration: .init(profileDirectory: profileDirectory), policy: policy)
         let process = NetworkingProcess(control: Connection(fd: controlFD, noSignal: true), session: session)
         return process.run() == nil ? 0 : 1
     }

@@ -6,6 +6,13 @@ import WebURL
 /// possibly several at once.
 public protocol RequestPolicy: AnyObject, Sendable {
     func decide(_ request: RequestInfo) -> RequestDecision
+    /// The style sheet of content-blocker rules (css-display-none) for a document that was
+    /// fetched: what the content process applies to the page; nil for none.
+    func styleSheet(forDocument url: WebURL, firstPartyURL: WebURL?) -> String?
+}
+
+extension RequestPolicy {
+    public func styleSheet(forDocument url: WebURL, firstPartyURL: WebURL?) -> String? { nil }
 }
 
 /// A request as the policy sees it.
@@ -17,6 +24,8 @@ public struct RequestInfo: Sendable {
     public var firstPartyURL: WebURL?
     /// 0 for the request itself, n for the n-th redirect.
     public var redirectCount: Int
+    /// The request's header fields (what modify-headers rules change).
+    public var headers: [HTTPHeader] = []
 }
 
 /// A policy's answer. The actions combine (WebKit's rules can both upgrade a load and block
@@ -27,6 +36,8 @@ public struct RequestDecision: Equatable, Sendable {
     public var stripCookies = false
     /// Load this URL instead (absolute, or relative to the request's URL).
     public var redirect: String?
+    /// The request's header fields after the policy's changes (modify-headers); nil: unchanged.
+    public var headers: [HTTPHeader]? = nil
 
     public init(block: Bool = false, upgradeToHTTPS: Bool = false, stripCookies: Bool = false, redirect: String? = nil) {
         self.block = block

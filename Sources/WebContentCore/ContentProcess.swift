@@ -158,6 +158,7 @@ public final class ContentProcess {
     func load(_ request: LoadRequest) -> ContentMessage {
         let bytes: [UInt8]
         let url: String
+        var hiding = ""
         switch request.destination {
         case .html(let html, let base):
             bytes = Array(html.utf8)
@@ -170,6 +171,7 @@ public final class ContentProcess {
             case .success(let response):
                 bytes = response.body
                 url = response.url
+                hiding = response.contentBlockerStyleSheet
             case .failure(let error):
                 return .loadFailed(id: request.id, url: target, reason: error.description)
             }
@@ -181,7 +183,9 @@ public final class ContentProcess {
             return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")
         }
         do {
-            let engine = LayoutEngine(viewportWidth: Float(request.viewportWidth), viewportHeight: Float(request.viewportHeight))
+            var engine = LayoutEngine(viewportWidth: Float(request.viewportWidth), viewportHeight: Float(request.viewportHeight))
+            // The content blockers' css-display-none for this page.
+            if !hiding.isEmpty { engine.hiddenElements = HidingStyleSheet(hiding).hiddenElements(of: document) }
             let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
             frame &+= 1
             let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds

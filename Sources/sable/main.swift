@@ -5,10 +5,14 @@
 //
 // Usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR]
 //              [--linger SECONDS]
+//        sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]
+//              (content blockers: WebKit's JSON rule lists, compiled into the profile; the
+//              networking process of a browser with that profile applies them)
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import ContentBlocker
 import HostCore
 import Lockdown
 import NetworkingCore
@@ -27,6 +31,7 @@ func number<T: LosslessStringConvertible>(_ v: String?) -> T {
 
 func usage() -> Never {
     let text = "usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR] [--linger SECONDS]\n"
+        + "       sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -47,6 +52,10 @@ if arguments.count >= 5, arguments[1] == WorkerProcess.workerFlag, let parent = 
     }
 }
 
+if arguments.dropFirst().contains("--content-blocker") {
+    exit(ContentBlockerCommand.run(Array(arguments.dropFirst())))
+}
+
 var headless = false
 var screenshot: String?
 var target: String?
@@ -58,6 +67,7 @@ while let a = rest.popFirst() {
     case "--headless": headless = true
     case "--screenshot": screenshot = value(rest.popFirst())
     case "--profile": options.profileDirectory = value(rest.popFirst())
+    case let a where a.hasPrefix("--profile="): options.profileDirectory = String(a.dropFirst("--profile=".count))
     case "--width": options.viewportWidth = number(rest.popFirst())
     case "--height": options.viewportHeight = number(rest.popFirst())
     case "--linger": linger = number(rest.popFirst())

@@ -65,6 +65,9 @@ public struct FetchResponse: Equatable, Sendable {
     public var body: [UInt8]
     /// How many redirects were followed to get here.
     public var redirectCount: UInt16
+    /// For a document: the content blockers' style sheet for it (css-display-none rules the
+    /// content process applies to the page); empty for none.
+    public var contentBlockerStyleSheet = ""
 
     public init(id: UInt32, url: String, status: UInt16, statusText: String = "", headers: [HTTPHeader] = [],
                 body: [UInt8] = [], redirectCount: UInt16 = 0) {
@@ -212,6 +215,7 @@ public enum NetworkingMessage: Equatable, Sendable, MessageSet {
             NetworkingMessage.write(r.headers, &w)
             w.blob(r.body)
             w.u16(r.redirectCount)
+            w.string(r.contentBlockerStyleSheet)
         case .failure(let id, let error):
             kind = .failure
             w.u32(id)
@@ -292,8 +296,10 @@ public enum NetworkingMessage: Equatable, Sendable, MessageSet {
             let headers = try NetworkingMessage.readHeaders(&r)
             let body = try r.blob()
             let redirects = try r.u16()
-            self = .response(FetchResponse(id: id, url: url, status: status, statusText: statusText, headers: headers,
-                                           body: body, redirectCount: redirects))
+            var response = FetchResponse(id: id, url: url, status: status, statusText: statusText, headers: headers,
+                                         body: body, redirectCount: redirects)
+            response.contentBlockerStyleSheet = try r.string()
+            self = .response(response)
         case .failure:
             let id = try r.u32()
             let code = try r.u8()
