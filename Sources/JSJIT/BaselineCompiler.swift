@@ -41,6 +41,9 @@ struct BaselineCompiler {
     /// Jumps to bytecode pcs, linked when every instruction has its offset.
     var pcJumps: [(Jump, Int)] = []
     /// Slow paths: the jumps that lead to them and the instruction they step.
+    var valueStubPaths: [(jumps: [Jump], pc: Int, next: Int, stub: ValueStub)] = []
+    /// Jumps to leave with -1 (an exception is pending).
+    var exceptionJumps: [Jump] = []
     var slowPaths: [(jumps: [Jump], pc: Int, next: Int)] = []
     /// Exits: the jumps to `exit` (the epilogue with the pc in the result register).
     var exitJumps: [Jump] = []
@@ -98,6 +101,7 @@ struct BaselineCompiler {
         offsets[count] = masm.buffer.count
         exit(pc: count)
         emitSlowPaths()
+        emitValueStubPaths()
         emitCallPaths()
         // The shared dispatch: a stub's result is -1 (exception: leave) or a pc (continue there).
         let dispatch = masm.label()
@@ -105,7 +109,10 @@ struct BaselineCompiler {
         let leave = masm.branch64(.lessThan, R.result, imm: 0)
         masm.load64(R.table, index: R.result, 0, R.t1)
         masm.jump(R.t1)
-        // Leaving: the result register holds what the body returns (`JITEntry`).
+        // Leaving with an exception pending, or with what the body returns in the result
+        // register (`JITEntry`).
+        for j in exceptionJumps { masm.linkHere(j) }
+        masm.move(imm: UInt64(bitPattern: Int64(JITEntryResult.exception)), R.result)
         let exitLabel = masm.label()
         for j in exitJumps { masm.link(j, to: exitLabel) }
         masm.link(leave, to: exitLabel)
@@ -149,6 +156,46 @@ struct BaselineCompiler {
         masm.call(address: JITStubs.stepAddress)
         dispatchJumps.append(masm.branch64(.notEqual, R.result, imm: Int32(next)))
         jump(to: next)
+    }
+
+    /// The slow paths that call a runtime operation on register values (`JITStubs`).
+    enum ValueStub {
+        case getElement(object: Int, key: Int, dst: Int)
+        case setElement(object: Int, key: Int, value: Int, strict: Bool)
+        case getNamed(object: Int, atom: Int, cache: Int, dst: Int)
+    }
+
+    mutating func emitValueStubPaths() {
+        let a = R.arguments
+        for path in valueStubPaths {
+            for j in path.jumps { masm.linkHere(j) }
+            masm.store64(imm: Int32(path.pc), R.frame, Int32(JITFrameLayout.pc))
+            masm.move(R.runtime, a[0])
+            switch path.stub {
+            case .getElement(let object, let key, let dst):
+                load(object, a[1])
+                load(key, a[2])
+                masm.call(address: JITStubs.getElementAddress)
+                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+                store(R.result, dst)
+            case .setElement(let object, let key, let value, let strict):
+                load(object, a[1])
+                load(key, a[2])
+                load(value, a[3])
+                masm.move(imm: strict ? 1 : 0, R.t5)   // the fifth argument (r8)
+                masm.call(address: JITStubs.setElementAddress)
+                exceptionJumps.append(masm.branch64(.lessThan, R.result, imm: 0))
+            case .getNamed(let object, let atom, let cache, let dst):
+                load(object, a[1])
+                masm.move(imm: UInt64(UInt(bitPattern: code.codeDataAddress)), a[2])
+                masm.move(imm: UInt64(atom), a[3])
+                masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t5)
+                masm.call(address: JITStubs.getNamedAddress)
+                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+                store(R.result, dst)
+            }
+            jump(to: path.next)
+        }
     }
 
     mutating func emitSlowPaths() {
@@ -369,7 +416,8 @@ struct BaselineCompiler {
             if let atom, atom == lengthAtom {
                 slowPaths.append((lengthProperty(object: op.object, dst: op.dst), pc, next))
             } else {
-                slowPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst, atom: atom), pc, next))
+                valueStubPaths.append((getProp(object: op.object, cache: op.cache, dst: op.dst, atom: atom), pc, next,
+                                       .getNamed(object: op.object, atom: op.name, cache: op.cache, dst: op.dst)))
             }
         case .getGlobal:
             let op = Op.GetGlobal(ins, pc)
@@ -413,7 +461,7 @@ struct BaselineCompiler {
             var all = misses
             all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole
             store(R.t0, op.dst)
-            slowPaths.append((all, pc, next))
+            valueStubPaths.append((all, pc, next, .getElement(object: op.object, key: op.key, dst: op.dst)))
         case .setElem, .setElemStrict:
             let op = Op.SetElem(ins, pc)
             let (element, misses) = denseElement(object: op.object, key: op.key, forStore: true)
@@ -422,7 +470,8 @@ struct BaselineCompiler {
             all.append(masm.branch64(.equal, R.t0, imm: 0))   // a hole: the slow path decides
             load(op.value, R.t0)
             masm.store64(R.t0, element, 0)
-            slowPaths.append((all, pc, next))
+            valueStubPaths.append((all, pc, next, .setElement(object: op.object, key: op.key, value: op.value,
+                                                              strict: opcode == .setElemStrict)))
         case .setProp, .setPropStrict:
             let op = Op.SetProp(ins, pc)
             slowPaths.append((setProp(object: op.object, cache: op.cache, value: op.value), pc, next))

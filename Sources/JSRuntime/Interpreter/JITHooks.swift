@@ -112,6 +112,8 @@ public struct JITCodeView {
     init(_ data: CodeData) { self.data = data }
 
     public var instructions: UnsafePointer<Int32> { UnsafePointer(data.instructions) }
+    /// The code block's `CodeData` (unretained; the value stubs take it).
+    public var codeDataAddress: UnsafeMutableRawPointer { Unmanaged.passUnretained(data).toOpaque() }
     /// The atom of a name operand if the interpreter has made it (nil: not yet).
     public func atom(_ index: Int) -> UnsafeMutableRawPointer? { data.atoms[index] }
     public var instructionCount: Int { data.code.instructions.count }
@@ -191,6 +193,46 @@ public enum JITStubs {
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { $0.jitConstruct(pc: pc) }
     }
     public static var constructAddress: UnsafeRawPointer { unsafeBitCast(construct, to: UnsafeRawPointer.self) }
+    /// Value stubs: a runtime operation on register values, for an instruction's slow path
+    /// (the interpreter's handler calls the same operation). The body stores the pc in its
+    /// frame first (exceptions and stack traces find it there). A value result of 0
+    /// (`Value.empty`, never a JS value) or an Int result of -1: an exception is pending.
+    public static let getElement: @convention(c) (UnsafeMutableRawPointer, UInt64, UInt64) -> UInt64 = { rt, o, k in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.jitStubCounts[Int(Opcode.getElem.rawValue)] += 1
+            do throws(JSException) { return try r.getElement(Value(bits: o), Value(bits: k)).bits } catch {
+                r.jitPendingException = error.value
+                return 0
+            }
+        }
+    }
+    public static let setElement: @convention(c) (UnsafeMutableRawPointer, UInt64, UInt64, UInt64, Int) -> Int = { rt, o, k, v, strict in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.jitStubCounts[Int(Opcode.setElem.rawValue)] += 1
+            do throws(JSException) { try r.setElement(Value(bits: o), Value(bits: k), Value(bits: v), strict: strict != 0) } catch {
+                r.jitPendingException = error.value
+                return JITEntryResult.exception
+            }
+            return 0
+        }
+    }
+    /// `getProp` past the inline caches: (runtime, object, code data, atom index, cache).
+    public static let getNamed: @convention(c) (UnsafeMutableRawPointer, UInt64, UnsafeMutableRawPointer, Int, UnsafeMutableRawPointer) -> UInt64 = { rt, o, data, atom, cache in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.jitStubCounts[Int(Opcode.getProp.rawValue)] += 1
+            do throws(JSException) {
+                return try r.getNamed(Value(bits: o), Unmanaged<CodeData>.fromOpaque(data), atom,
+                                      cache: cache.assumingMemoryBound(to: InlineCache.self)).bits
+            } catch {
+                r.jitPendingException = error.value
+                return 0
+            }
+        }
+    }
+    public static var getElementAddress: UnsafeRawPointer { unsafeBitCast(getElement, to: UnsafeRawPointer.self) }
+    public static var setElementAddress: UnsafeRawPointer { unsafeBitCast(setElement, to: UnsafeRawPointer.self) }
+    public static var getNamedAddress: UnsafeRawPointer { unsafeBitCast(getNamed, to: UnsafeRawPointer.self) }
+
     public static let callDone = 0
     public static let callInterpret = 1
 }
