@@ -779,13 +779,13 @@ struct BaselineCompiler {
         let undecided = masm.jump()
         masm.linkHere(different)
         // Different bits: a number may equal the other (int32 1 and a double 1.0) and
-        // strings compare by contents; anything else differs.
+        // strings and BigInts compare by contents; anything else differs.
         var stub: [Jump] = []
         stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
         stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
         for r in [R.t0, R.t1] {
             let notCell = cellKind(r, into: R.t2)
-            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.rope.rawValue)))
+            stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.bigint.rawValue)))
             for j in notCell { masm.linkHere(j) }
         }
         notEqual.append(masm.jump())

@@ -120,7 +120,7 @@ public final class Runtime {
         heap.owner = Unmanaged.passUnretained(self)
         heap.adjustExternal(atoms.byteSize)
         heap.finalizeAlways = Runtime.kindBit(.shape) | Runtime.kindBit(.boundFunction)
-        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope)
+        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope) | Runtime.kindBit(.bigint)
             | Runtime.kindBit(.symbol) | Runtime.kindBit(.shape) | Runtime.kindBit(.environment)
             | Runtime.kindBit(.accessorPair))
         heap.addRootMarker { [unowned self] marker in
@@ -437,7 +437,7 @@ public final class Runtime {
     func trace(_ cell: UnsafeMutableRawPointer, _ marker: inout Heap.Marker) {
         let kind = header(cell).pointee.kind
         switch kind {
-        case .string, .free:
+        case .string, .bigint, .free:
             return
         case .rope:
             let r = RopeCell(cell)
@@ -451,7 +451,7 @@ public final class Runtime {
     func finalize(_ cell: UnsafeMutableRawPointer) {
         let kind = header(cell).pointee.kind
         switch kind {
-        case .string, .rope, .free, .symbol:
+        case .string, .rope, .bigint, .free, .symbol:
             return
         default:
             finalizeObject(cell, kind)

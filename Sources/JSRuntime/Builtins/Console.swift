@@ -190,6 +190,7 @@ extension Runtime {
         if v.isUndefined { return "undefined" }
         if v.isNull { return "null" }
         if v.isBool { return v.asBool ? "true" : "false" }
+        if isBigInt(v) { return "\(bigIntValue(v).toString())n" }
         if isSymbol(v) {
             let d = symbolDescription(v)
             return "Symbol(\(d.isUndefined ? "" : try flatten(d).swiftString))"

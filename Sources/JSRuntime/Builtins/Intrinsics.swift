@@ -65,6 +65,7 @@ extension Runtime {
         try installAsyncGenerators()
         try installString()
         try installNumberAndBoolean()
+        try installBigInt()
         try installMath()
         try installDate()
         try installJSON()

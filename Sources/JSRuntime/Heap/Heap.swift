@@ -22,6 +22,9 @@ public enum CellKind: UInt8, Sendable {
     case free = 0
     case string
     case rope
+    /// A BigInt (Values/BigIntConversions.swift): a primitive, before `symbol` so that
+    /// "past the symbol kind" still means "has a shape word".
+    case bigint
     case symbol
     case shape
     case object
