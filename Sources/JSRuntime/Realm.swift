@@ -68,6 +68,8 @@ public final class Realm {
     public var bigintPrototype: JSObject!
     public var weakRefPrototype: JSObject!
     public var finalizationRegistryPrototype: JSObject!
+    /// Map/Set key ids of BigInt values (`Runtime.bigIntKeyID`).
+    var bigIntKeyIDs: [JSBigInt: UInt64] = [:]
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!

@@ -86,6 +86,7 @@ extension Runtime {
             let a = try atomize(v)
             return (Value(cell: a), UInt64(UInt(bitPattern: a)))
         }
+        if isBigInt(v) { return (v, bigIntKeyID(v)) }
         return (v, v.bits)
     }
 

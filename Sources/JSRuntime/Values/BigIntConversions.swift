@@ -126,3 +126,16 @@ extension Runtime {
         try makeString(bigIntValue(v).toString(radix: radix))
     }
 }
+
+extension Runtime {
+    /// The Map/Set index key of a BigInt: equal values, one id (SameValueZero), in a range
+    /// no other normalized key uses (above every cell pointer, below every number). The
+    /// ids of a realm are never reused.
+    func bigIntKeyID(_ v: Value) -> UInt64 {
+        let x = bigIntValue(v)
+        if let id = realm.bigIntKeyIDs[x] { return id }
+        let id = 0x0001_0000_0000_0000 | UInt64(realm.bigIntKeyIDs.count)
+        realm.bigIntKeyIDs[x] = id
+        return id
+    }
+}
