@@ -28,6 +28,8 @@ public final class Runtime {
     var staticAtoms = WordMap()
     /// Permanent roots (intrinsics, cached atoms).
     var permanentRoots: [Value] = []
+    /// Weak references: what a collection found of WeakMaps, WeakRefs and registries (Builtins/WeakRefs.swift).
+    let weakState = WeakState()
 
     /// The current realm (one per runtime for now).
     public var realm: Realm!

@@ -66,6 +66,7 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installBigInt()
+        try installWeakRefs()
         try installMath()
         try installDate()
         try installJSON()
