@@ -67,6 +67,7 @@ extension Runtime {
         try installNumberAndBoolean()
         try installBigInt()
         try installWeakRefs()
+        try installMapUpsert()
         try installMath()
         try installDate()
         try installJSON()
