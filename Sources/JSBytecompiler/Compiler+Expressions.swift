@@ -146,7 +146,9 @@ extension FunctionCompiler {
             emit(.loadConst, r, stringConstant(s.utf16))
             return r
         case .bigint(let digits):
-            throw error("BigInt \(digits)n is not supported by the interpreter yet", e.span.start)
+            let r = dst ?? temp()
+            emit(.loadConst, r, constant(.bigint(digits), key: "b" + digits))
+            return r
         case .regexp(let pattern, let flags):
             let r = dst ?? temp()
             emit(.newRegExp, r, constant(.string(Array(pattern.utf16))), constant(.string(Array(flags.utf16))))

@@ -287,8 +287,10 @@ struct BaselineCompiler {
             load(op.src, R.t0)
             let number = masm.branchTest64(.nonZero, R.t0, R.numberTag)
             var misses = cellKind(R.t0, into: R.t1)
-            misses.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+            let string = masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.rope.rawValue))
+            misses.append(masm.branch32(.notEqual, R.t1, imm: Int32(CellKind.symbol.rawValue)))
             masm.linkHere(number)
+            masm.linkHere(string)
             store(R.t0, op.dst)
             slowPaths.append((misses, pc, next))
         case .neg:
@@ -769,7 +771,8 @@ struct BaselineCompiler {
         if strings {
             misses += cellKind(R.t0, into: R.t1)
             let isObject = masm.branch32(.above, R.t1, imm: Int32(CellKind.symbol.rawValue))
-            misses.append(masm.branch32(.equal, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+            // Symbols and BigInts through the stub; strings and ropes on String.prototype.
+            misses.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.rope.rawValue)))
             masm.move(imm: UInt64(UInt(bitPattern: stringPrototype)), R.t0)
             masm.linkHere(isObject)
         } else {
@@ -965,15 +968,16 @@ struct BaselineCompiler {
         let undecided = masm.jump()
         masm.linkHere(different)
         // Different bits: a number may equal the other (int32 1 and a double 1.0) and
-        // strings compare by contents; anything else differs.
+        // strings and BigInts compare by contents; anything else differs.
         var stub: [Jump] = []
         stub.append(masm.branchTest64(.nonZero, R.t0, R.numberTag))
         stub.append(masm.branchTest64(.nonZero, R.t1, R.numberTag))
         notEqual += cellKind(R.t0, into: R.t2)
         notEqual += cellKind(R.t1, into: R.t3)
-        notEqual.append(masm.branch32(.above, R.t2, imm: Int32(CellKind.rope.rawValue)))
-        notEqual.append(masm.branch32(.above, R.t3, imm: Int32(CellKind.rope.rawValue)))
-        // Two strings: flat ones of different lengths differ, and so do two atoms.
+        // Strings and BigInts (kinds up to bigint) compare by contents: anything else differs.
+        notEqual.append(masm.branch32(.above, R.t2, imm: Int32(CellKind.bigint.rawValue)))
+        notEqual.append(masm.branch32(.above, R.t3, imm: Int32(CellKind.bigint.rawValue)))
+        // Two flat strings of different lengths differ, and so do two atoms.
         stub.append(masm.branch32(.notEqual, R.t2, imm: Int32(CellKind.string.rawValue)))
         stub.append(masm.branch32(.notEqual, R.t3, imm: Int32(CellKind.string.rawValue)))
         masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t2)

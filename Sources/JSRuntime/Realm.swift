@@ -64,6 +64,12 @@ public final class Realm {
     public var numberPrototype: JSObject!
     public var booleanPrototype: JSObject!
     public var symbolPrototype: JSObject!
+    /// BigInt, WeakRef, FinalizationRegistry (Builtins/BigIntBuiltins.swift, Builtins/WeakRefs.swift).
+    public var bigintPrototype: JSObject!
+    public var weakRefPrototype: JSObject!
+    public var finalizationRegistryPrototype: JSObject!
+    /// Map/Set key ids of BigInt values (`Runtime.bigIntKeyID`).
+    var bigIntKeyIDs: [JSBigInt: UInt64] = [:]
     public var errorPrototype: JSObject!
     public var iteratorPrototype: JSObject!
     public var arrayIteratorPrototype: JSObject!
@@ -166,7 +172,7 @@ public final class Realm {
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
                   generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue,
                   asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype,
-                  stringIteratorPrototype, datePrototype] {
+                  stringIteratorPrototype, datePrototype, bigintPrototype, weakRefPrototype, finalizationRegistryPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,

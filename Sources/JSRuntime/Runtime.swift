@@ -28,6 +28,8 @@ public final class Runtime {
     var staticAtoms = WordMap()
     /// Permanent roots (intrinsics, cached atoms).
     var permanentRoots: [Value] = []
+    /// Weak references: what a collection found of WeakMaps, WeakRefs and registries (Builtins/WeakRefs.swift).
+    let weakState = WeakState()
 
     /// The current realm (one per runtime for now).
     public var realm: Realm!
@@ -129,7 +131,7 @@ public final class Runtime {
         heap.owner = Unmanaged.passUnretained(self)
         heap.adjustExternal(atoms.byteSize)
         heap.finalizeAlways = Runtime.kindBit(.shape) | Runtime.kindBit(.boundFunction)
-        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope)
+        heap.finalizeIfStorage = ~(Runtime.kindBit(.free) | Runtime.kindBit(.string) | Runtime.kindBit(.rope) | Runtime.kindBit(.bigint)
             | Runtime.kindBit(.symbol) | Runtime.kindBit(.shape) | Runtime.kindBit(.environment)
             | Runtime.kindBit(.accessorPair))
         heap.addRootMarker { [unowned self] marker in
@@ -447,7 +449,7 @@ public final class Runtime {
     func trace(_ cell: UnsafeMutableRawPointer, _ marker: inout Heap.Marker) {
         let kind = header(cell).pointee.kind
         switch kind {
-        case .string, .free:
+        case .string, .bigint, .free:
             return
         case .rope:
             let r = RopeCell(cell)
@@ -461,7 +463,7 @@ public final class Runtime {
     func finalize(_ cell: UnsafeMutableRawPointer) {
         let kind = header(cell).pointee.kind
         switch kind {
-        case .string, .rope, .free, .symbol:
+        case .string, .rope, .bigint, .free, .symbol:
             return
         default:
             finalizeObject(cell, kind)

@@ -190,6 +190,7 @@ extension Runtime {
         if v.isUndefined { return "undefined" }
         if v.isNull { return "null" }
         if v.isBool { return v.asBool ? "true" : "false" }
+        if isBigInt(v) { return "\(bigIntValue(v).toString())n" }
         if isSymbol(v) {
             let d = symbolDescription(v)
             return "Symbol(\(d.isUndefined ? "" : try flatten(d).swiftString))"
@@ -249,6 +250,7 @@ extension Runtime {
                 keys = keys.filter { if case .index = $0 { return false }; return true }
             } else if p.isNumber { base = "[Number: \(try formatValue(ctx, p, recurseTimes: 0))]" }
             else if p.isBool { base = "[Boolean: \(p.asBool)]" }
+            else if isBigInt(p) { base = "[BigInt: \(bigIntValue(p).toString())n]" }
             else { base = "[Symbol: \(try formatValue(ctx, p, recurseTimes: 0))]" }
             if keys.isEmpty { return base }
         } else if o.kind == .map || o.kind == .set {

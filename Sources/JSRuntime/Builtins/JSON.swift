@@ -372,8 +372,8 @@ extension Runtime {
             try accountOutput()
             var value: Value
             if let v = valueIn { value = v } else { value = try rt.get(holder, key, receiver: Value(cell: holder.cell)) }
-            if rt.isObject(value) {
-                let toJSON = try rt.get(JSObject(value), toJSONKey, receiver: value)
+            if rt.isObject(value) || rt.isBigInt(value) {
+                let toJSON = try rt.get(rt.isObject(value) ? JSObject(value) : rt.realm.bigintPrototype, toJSONKey, receiver: value)
                 if rt.isCallable(toJSON) {
                     rt.heap.pushRoot(value)
                     defer { rt.heap.popRoots(1) }
@@ -391,9 +391,10 @@ extension Runtime {
                     let p = o.extraValue(1)
                     if p.isNumber { value = Value(try rt.toNumber(value)) }
                     else if rt.isString(p) { value = try rt.toString(value) }
-                    else if p.isBool { value = p }
+                    else if p.isBool || rt.isBigInt(p) { value = p }
                 }
             }
+            if rt.isBigInt(value) { throw try rt.typeError("Do not know how to serialize a BigInt") }
             if value.isNull { appendASCII("null"); return true }
             if value.isBool { if value.asBool { appendASCII("true") } else { appendASCII("false") }; return true }
             if value.isInt32 { appendInt(value.asInt32); return true }

@@ -12,8 +12,9 @@
 // Keys are normalized for SameValueZero: -0 becomes +0, integral doubles int32, NaN one
 // pattern, strings their atom (equal contents, equal atom); so the index hashes raw bits.
 //
-// WeakMap and WeakSet are implemented as strong maps for now (keys are kept alive while
-// the collection is); ephemeron processing in the collector can replace this later.
+// WeakMap and WeakSet hold their keys weakly and a WeakMap's values as ephemerons: the
+// collector marks a value only once its key is marked, and drops entries whose key died
+// (Builtins/WeakRefs.swift).
 //
 // Map/Set iterators (kind `.iterator`, flags `mapIterator`/`setIterator`): word 0 the next
 // entry position (raw), word 1 the collection (undefined once exhausted), word 2 the kind.
@@ -63,7 +64,9 @@ extension Runtime {
 
     func installCollectionHooks() {
         for kind in [CellKind.map, CellKind.set] {
-            kindTraceHooks[Int(kind.rawValue)] = { o, marker in marker.mark(o.extraValue(1)) }
+            kindTraceHooks[Int(kind.rawValue)] = { [unowned self] o, marker in
+                if o.flags & ObjectFlags.weakCollection != 0 { self.traceWeakCollection(o, &marker) } else { marker.mark(o.extraValue(1)) }
+            }
             kindFinalizeHooks[Int(kind.rawValue)] = { [unowned self] o in
                 if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {
                     let idx = Unmanaged<CollectionIndex>.fromOpaque(raw)
@@ -86,6 +89,7 @@ extension Runtime {
             let a = try atomize(v)
             return (Value(cell: a), UInt64(UInt(bitPattern: a)))
         }
+        if isBigInt(v) { return (v, bigIntKeyID(v)) }
         return (v, v.bits)
     }
 

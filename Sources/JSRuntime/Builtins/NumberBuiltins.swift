@@ -58,7 +58,11 @@ extension Runtime {
         installNumberConversions()
         let np = realm.numberPrototype!
         let nc = try constructor("Number", length: 1, prototype: np) { rt, _, args, newTarget throws(JSException) in
-            let n = args.count == 0 ? 0 : try rt.toNumber(args[0])
+            var n = 0.0
+            if args.count > 0 {
+                let prim = try rt.toNumeric(args[0])
+                n = rt.isBigInt(prim) ? rt.bigIntValue(prim).doubleValue : prim.asNumber
+            }
             if newTarget.isUndefined { return Value(n) }
             return Value(cell: try rt.makeBoxedPrimitive(Value(n), newTarget: newTarget, fallback: rt.realm.numberPrototype).cell)
         }

@@ -54,10 +54,12 @@ extension Runtime {
     public func runJobs() throws(JSException) {
         while true {
             let q = realm.jobQueue!
+            clearKeptObjects()
             if jobHead >= Int(q.arrayLength) {
                 q.elementsLength = 0
                 q.arrayLength = 0
                 jobHead = 0
+                if try runFinalizationCleanups() { continue }
                 return
             }
             let job = JSObject(q.elements![jobHead])

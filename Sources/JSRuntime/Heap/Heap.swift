@@ -22,6 +22,9 @@ public enum CellKind: UInt8, Sendable {
     case free = 0
     case string
     case rope
+    /// A BigInt (Values/BigIntConversions.swift): a primitive, before `symbol` so that
+    /// "past the symbol kind" still means "has a shape word".
+    case bigint
     case symbol
     case shape
     case object
@@ -41,6 +44,9 @@ public enum CellKind: UInt8, Sendable {
     case regexp
     case date
     case accessorPair
+    /// WeakRef and FinalizationRegistry objects (Builtins/WeakRefs.swift).
+    case weakRef
+    case finalizationRegistry
 }
 
 /// The 8 bytes at the start of every cell.
@@ -148,6 +154,10 @@ public final class Heap {
     var finalizeIfStorage: UInt64 = 0
     /// Called after marking, before sweeping (weak tables drop dead entries).
     var weakProcessors: [() -> Void] = []
+    /// Called after the first drain, again and again until none marks anything more
+    /// (ephemerons: a WeakMap value is live when its map and its key are); each returns
+    /// whether it marked something.
+    var ephemeronProcessors: [(inout Marker) -> Bool] = []
 
     /// Temporary roots pushed by native code (values kept in Swift heap memory).
     /// A plain growable stack: pushing and popping must not go through Array's generic paths.
@@ -406,6 +416,12 @@ public final class Heap {
         marker.mark(extraRoots, count: extraRootCount)
         scanNativeStack(&marker)
         drain(&marker)
+        while !ephemeronProcessors.isEmpty {
+            var more = false
+            for e in ephemeronProcessors { if e(&marker) { more = true } }
+            if !more { break }
+            drain(&marker)
+        }
         for w in weakProcessors { w() }
         sweep()
         allocatedSinceGC = 0

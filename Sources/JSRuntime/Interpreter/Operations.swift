@@ -15,7 +15,7 @@ extension Runtime {
         switch data.code.constants[i] {
         case .number(let d): made = Value(d)
         case .string(let s): made = Value(cell: try atomize(try makeString(s)))
-        case .bigint(let s): made = try makeString(s)
+        case .bigint(let s): made = try makeBigInt(JSBigInt.parse(digits: Array(s.utf16), radix: 10) ?? .zero)
         default: made = .undefined
         }
         data.constants[i] = made
@@ -95,7 +95,8 @@ extension Runtime {
             let sb = try toString(pb)
             return try concat(sa, sb)
         }
-        return Value(try toNumber(pa) + toNumber(pb))
+        if pa.isNumber && pb.isNumber { return Value(pa.asNumber + pb.asNumber) }
+        return try numericBinarySlow(.add, pa, pb)
     }
 
     /// IsLessThan-based relational comparison.
@@ -109,6 +110,9 @@ extension Runtime {
             let c = try flatten(pa).compare(try flatten(pb))
             switch op { case .lt: return c < 0; case .le: return c <= 0; case .gt: return c > 0; default: return c >= 0 }
         }
+        if isBigInt(pa) || isBigInt(pb) { return try bigIntRelational(op, pa, pb) }
+        heap.pushRoot(pb)
+        defer { heap.popRoots(1) }
         let x = try toNumber(pa), y = try toNumber(pb)
         switch op { case .lt: return x < y; case .le: return x <= y; case .gt: return x > y; default: return x >= y }
     }
@@ -126,6 +130,7 @@ extension Runtime {
         if isObject(a) && isObject(b) { return a.bits == b.bits }
         if isObject(a) && !isObject(b) { return try looseEquals(try toPrimitive(a), b) }
         if isObject(b) && !isObject(a) { return try looseEquals(a, try toPrimitive(b)) }
+        if isBigInt(a) || isBigInt(b) { return try bigIntLooseEquals(a, b) }
         return strictEquals(a, b)
     }
 
@@ -139,6 +144,7 @@ extension Runtime {
         else if v.isBool { a = atom(static: "boolean") }
         else if isString(v) { a = atom(static: "string") }
         else if isSymbol(v) { a = atom(static: "symbol") }
+        else if isBigInt(v) { a = atom(static: "bigint") }
         else if isCallable(v) { a = atom(static: "function") }
         else { a = atom(static: "object") }
         return Value(cell: a)
@@ -189,6 +195,7 @@ extension Runtime {
         if isString(v) { proto = realm.stringPrototype }
         else if v.isNumber { proto = realm.numberPrototype }
         else if v.isBool { proto = realm.booleanPrototype }
+        else if isBigInt(v) { proto = realm.bigintPrototype }
         else { proto = realm.symbolPrototype }
         heap.pushRoot(v)
         defer { heap.popRoots(1) }
@@ -203,6 +210,7 @@ extension Runtime {
         if v.isNumber { return realm.numberPrototype }
         if v.isBool { return realm.booleanPrototype }
         if isSymbol(v) { return realm.symbolPrototype }
+        if isBigInt(v) { return realm.bigintPrototype }
         throw try typeError("Cannot read properties of \(v.isNull ? "null" : "undefined")")
     }
 
@@ -212,7 +220,7 @@ extension Runtime {
         // The caller's CodeData is passed unretained: no ARC on the cached path.
         if base.isCell {
             let kind = header(base.asCell).pointee.kind
-            if kind != .string && kind != .rope && kind != .symbol {
+            if kind != .string && kind != .rope && kind != .symbol && kind != .bigint {
                 let o = JSObject(base)
                 let shape = o.shape
                 if cache.pointee.shape == shape {
@@ -245,7 +253,7 @@ extension Runtime {
                 return try get(o, .named(PropertyKey(cell: a)), receiver: base)
             }
             // Primitive strings: `length`, then String.prototype (cached on its shape).
-            if kind != .symbol {
+            if kind != .symbol && kind != .bigint {
                 let a = try cachedAtom(dataRef, atomIndex)
                 if a == lengthAtom { return Value(stringLength(base)) }
                 let proto = realm.stringPrototype!
@@ -677,6 +685,7 @@ extension Runtime {
         if isString(v) { return "\"\(try flatten(v).swiftString)\"" }
         if isObject(v) { return isCallable(v) ? "function" : "object" }
         if isSymbol(v) { return "Symbol()" }
+        if isBigInt(v) { return "\(bigIntValue(v).toString())n" }
         return try flatten(try toString(v)).swiftString
     }
 }

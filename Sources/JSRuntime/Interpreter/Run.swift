@@ -176,7 +176,7 @@ extension Runtime {
                 } else if a.isNumber && b.isNumber {
                     r[op.dst] = Value(a.asNumber - b.asNumber)
                 } else {
-                    r[op.dst] = Value(try toNumber(a) - toNumber(b))
+                    r[op.dst] = try numericBinarySlow(.sub, a, b)
                 }
                 pc += Op.Binary.length
             case .mul:
@@ -188,34 +188,40 @@ extension Runtime {
                 } else if a.isNumber && b.isNumber {
                     r[op.dst] = Value(a.asNumber * b.asNumber)
                 } else {
-                    r[op.dst] = Value(try toNumber(a) * toNumber(b))
+                    r[op.dst] = try numericBinarySlow(.mul, a, b)
                 }
                 pc += Op.Binary.length
             case .div:
                 let op = Op.Binary(ins, pc)
                 let a = r[op.a], b = r[op.b]
-                r[op.dst] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : Value(try toNumber(a) / toNumber(b))
+                r[op.dst] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : try numericBinarySlow(.div, a, b)
                 pc += Op.Binary.length
             case .mod:
                 let op = Op.Binary(ins, pc)
                 let a = r[op.a], b = r[op.b]
                 if a.isInt32 && b.isInt32 && a.asInt32 >= 0 && b.asInt32 > 0 {
                     r[op.dst] = Value(int32: a.asInt32 % b.asInt32)
+                } else if a.isNumber && b.isNumber {
+                    r[op.dst] = Value(jsRemainder(a.asNumber, b.asNumber))
                 } else {
-                    let x = try toNumber(a), y = try toNumber(b)
-                    r[op.dst] = Value(jsRemainder(x, y))
+                    r[op.dst] = try numericBinarySlow(.mod, a, b)
                 }
                 pc += Op.Binary.length
             case .exp:
                 let op = Op.Binary(ins, pc)
-                let x = try toNumber(r[op.a]), y = try toNumber(r[op.b])
-                r[op.dst] = Value(jsPow(x, y))
+                let a = r[op.a], b = r[op.b]
+                r[op.dst] = a.isNumber && b.isNumber ? Value(jsPow(a.asNumber, b.asNumber)) : try numericBinarySlow(.exp, a, b)
                 pc += Op.Binary.length
             case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
                 let op = Op.Binary(ins, pc)
                 let a = r[op.a], b = r[op.b]
-                let x = a.isInt32 ? a.asInt32 : try toInt32(a)
-                let y = b.isInt32 ? b.asInt32 : try toInt32(b)
+                if !(a.isNumber && b.isNumber) {
+                    r[op.dst] = try numericBinarySlow(opcode, a, b)
+                    pc += Op.Binary.length
+                    continue
+                }
+                let x = a.isInt32 ? a.asInt32 : doubleToInt32(a.asDouble)
+                let y = b.isInt32 ? b.asInt32 : doubleToInt32(b.asDouble)
                 switch opcode {
                 case .bitAnd: r[op.dst] = Value(int32: x & y)
                 case .bitOr: r[op.dst] = Value(int32: x | y)
@@ -273,18 +279,24 @@ extension Runtime {
                 let op = Op.DstSrc(ins, pc)
                 let a = r[op.src]
                 if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[op.dst] = Value(int32: -a.asInt32) }
-                else { r[op.dst] = Value(-(try toNumber(a))) }
+                else if a.isNumber { r[op.dst] = Value(-a.asNumber) }
+                else { r[op.dst] = try negateSlow(a) }
                 pc += Op.DstSrc.length
-            case .plus, .toNumeric:
+            case .plus:
                 let op = Op.DstSrc(ins, pc)
                 let a = r[op.src]
                 r[op.dst] = a.isNumber ? a : Value(try toNumber(a))
+                pc += Op.DstSrc.length
+            case .toNumeric:
+                let op = Op.DstSrc(ins, pc)
+                let a = r[op.src]
+                r[op.dst] = a.isNumber ? a : try toNumeric(a)
                 pc += Op.DstSrc.length
             case .not: let op = Op.DstSrc(ins, pc); r[op.dst] = Value(!toBoolean(r[op.src])); pc += Op.DstSrc.length
             case .bitNot:
                 let op = Op.DstSrc(ins, pc)
                 let a = r[op.src]
-                r[op.dst] = Value(int32: ~(a.isInt32 ? a.asInt32 : try toInt32(a)))
+                r[op.dst] = a.isInt32 ? Value(int32: ~a.asInt32) : try bitNotSlow(a)
                 pc += Op.DstSrc.length
             case .typeOf: let op = Op.DstSrc(ins, pc); r[op.dst] = try typeOf(r[op.src]); pc += Op.DstSrc.length
             case .inc, .dec:
@@ -292,7 +304,8 @@ extension Runtime {
                 let a = r[op.src]
                 let d: Int32 = opcode == .inc ? 1 : -1
                 if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[op.dst] = Value(int32: s) }
-                else { r[op.dst] = Value(try toNumber(a) + Double(d)) }
+                else if a.isNumber { r[op.dst] = Value(a.asNumber + Double(d)) }
+                else { r[op.dst] = try incDecSlow(a, d) }
                 pc += Op.DstSrc.length
             case .toPropertyKey:
                 let op = Op.DstSrc(ins, pc)
@@ -485,7 +498,7 @@ extension Runtime {
                 } else if a.isNumber {
                     r[op.dst] = Value(a.asDouble - Double(y))
                 } else {
-                    r[op.dst] = Value(try toNumber(a) - Double(y))
+                    r[op.dst] = try numericBinarySlow(.sub, a, Value(int32: y))
                 }
                 pc += Op.ArithImm.length
 

@@ -100,7 +100,7 @@ extension Runtime {
     @inline(__always) public func isObject(_ v: Value) -> Bool {
         guard v.isCell else { return false }
         switch header(v.asCell).pointee.kind {
-        case .string, .rope, .symbol, .shape, .environment, .accessorPair, .free: return false
+        case .string, .rope, .bigint, .symbol, .shape, .environment, .accessorPair, .free: return false
         default: return true
         }
     }

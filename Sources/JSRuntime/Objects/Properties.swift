@@ -519,6 +519,7 @@ extension Runtime {
             guard let x = try? flatten(a), let y = try? flatten(b) else { return false }
             return x.equals(y)
         }
+        if isBigInt(a) && isBigInt(b) { return bigIntEquals(a, b) }
         return false
     }
 }

@@ -17,6 +17,7 @@ extension Runtime {
         if v.isNumber { let d = v.asDouble; return !(d == 0 || d.isNaN) }
         if v.isNullish || v.isEmpty { return false }
         if isString(v) { return stringLength(v) != 0 }
+        if isBigInt(v) { return header(v.asCell).pointee.aux != 0 }
         return true
     }
 
@@ -27,6 +28,7 @@ extension Runtime {
         if v.isBool { return v.asBool ? 1 : 0 }
         if isString(v) { return stringToNumber(try flatten(v).codeUnits) }
         if isSymbol(v) { throw try typeError("Cannot convert a Symbol value to a number") }
+        if isBigInt(v) { throw try typeError("Cannot convert a BigInt value to a number") }
         return try toNumber(try toPrimitive(v, .number))
     }
 
@@ -47,6 +49,7 @@ extension Runtime {
         if v.isNull { return Value(cell: atom(static: "null")) }
         if v.isBool { return Value(cell: atom(v.asBool ? "true" : "false")) }
         if isSymbol(v) { throw try typeError("Cannot convert a Symbol value to a string") }
+        if isBigInt(v) { return try bigIntToString(v) }
         return try toString(try toPrimitive(v, .string))
     }
 
