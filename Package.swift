@@ -132,7 +132,7 @@ let package = Package(
         // The rendering process: display lists rasterized into memfd layers sent to the host.
         .target(name: "RenderingCore", dependencies: ["CPangoCairo", "DisplayList", "EngineIPC"], swiftSettings: strict),
         // The web-content process: lockdown, bootstrap, load (fetch, parse, layout, render).
-        .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown",
+        .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown", "WebURL",
                                                       "JSEngine", "JSRuntime", "JSJIT"],
                  swiftSettings: strict),
         // The host: launches the processes, tabs, error pages, headless screenshots.

@@ -23,6 +23,9 @@ public final class ContentProcess {
     var nextRequest: UInt32 = 1
     /// The engine, made before lockdown (nil in processes that never lock down).
     var scripts: ScriptRunner?
+    /// The page shown (scripts keep changing it after the load).
+    var document: Document?
+    var viewport: (Float, Float) = (800, 600)
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
 
@@ -86,9 +89,17 @@ public final class ContentProcess {
         }
     }
 
-    /// Serves the host until `shutdown` or until it goes away.
+    /// Serves the host until `shutdown` or until it goes away; between messages, runs the
+    /// page's timers and renders again what their scripts changed.
     public func run() -> Int32 {
         while true {
+            let next = scripts?.runTimers()
+            afterScripts(announce: true)
+            let wait: Int32 = next.map { Int32(min(max($0.rounded(.up), 0), 60_000)) } ?? -1
+            var fds = [pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 1, wait)
+            if rc == 0 { continue }
+            if rc < 0 && errno == EINTR { continue }
             let message: ContentMessage
             do {
                 message = try host.receive(ContentMessage.self)
@@ -104,6 +115,16 @@ public final class ContentProcess {
                     try bootstrap()
                 case .load(let request):
                     try host.send(message: load(request))
+                    if let target = scripts?.pendingNavigation {
+                        scripts?.pendingNavigation = nil
+                        try host.send(message: ContentMessage.navigate(url: target))
+                    }
+                case .command(let id, let name, let arguments):
+                    let json = scripts?.command(name, arguments) ?? #"{"error":"no such window","message":"no page"}"#
+                    let frame = afterScripts(announce: false)
+                    let navigation = scripts?.pendingNavigation ?? ""
+                    scripts?.pendingNavigation = nil
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: navigation))
                 case .shutdown:
                     return 0
                 default:
@@ -114,6 +135,42 @@ public final class ContentProcess {
                 ContentProcess.log("host connection: \(error)")
                 return 71
             }
+        }
+    }
+
+    /// After scripts ran: renders again if they changed the page (the new frame's number,
+    /// 0 when nothing changed); `announce`: tell the host of a navigation they started.
+    @discardableResult
+    func afterScripts(announce: Bool) -> UInt32 {
+        var rendered: UInt32 = 0
+        if let bridge = scripts?.bridge, bridge.dirty, let document {
+            bridge.dirty = false
+            if (try? render(document)) != nil { rendered = frame }
+        }
+        if announce, let target = scripts?.pendingNavigation {
+            scripts?.pendingNavigation = nil
+            try? host.send(message: ContentMessage.navigate(url: target))
+        }
+        return rendered
+    }
+
+    /// Lays out `document` and has the rendering process paint it (the layer goes to the host).
+    func render(_ document: Document) throws {
+        guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
+        do {
+            let engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
+            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
+            frame &+= 1
+            if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
+            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
+            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
+            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
+                throw IPCError.malformed("unexpected answer to render")
+            }
+        } catch {
+            ContentProcess.log("rendering failed: \(error)")
+            dropRendering()
+            throw error
         }
     }
 
@@ -175,23 +232,21 @@ public final class ContentProcess {
             }
         }
         let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
-        scripts?.runInlineScripts(of: document, url: url)
+        viewport = (Float(request.viewportWidth), Float(request.viewportHeight))
+        self.document = document
+        if let scripts {
+            scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
+            scripts.startPage(document, url: url)
+            scripts.runScripts(fetch: { self.fetch($0) })
+            scripts.bridge?.dirty = false
+        }
         let title = LayoutEngine.title(of: document)
-        guard let r = rendering else {
+        guard rendering != nil else {
             return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")
         }
         do {
-            let engine = LayoutEngine(viewportWidth: Float(request.viewportWidth), viewportHeight: Float(request.viewportHeight))
-            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
-            frame &+= 1
-            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
-            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
-            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
-                throw IPCError.malformed("unexpected answer to render")
-            }
+            try render(document)
         } catch {
-            ContentProcess.log("rendering failed: \(error)")
-            dropRendering()
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
