@@ -57,6 +57,7 @@ public final class Browser {
     public private(set) var logLines: [String] = []
     var nextTabID: UInt32 = 1
     var nextLoadID: UInt32 = 1
+    var commandSequence: UInt32 = 0
     var endpointsReceived: [String: [UInt32: Int32]] = [:]
 
     public struct Failure: Error, CustomStringConvertible {
@@ -253,6 +254,7 @@ public final class Browser {
                 do {
                     tab.layer = try SharedLayer(mapping: fd, width: Int(info.width), height: Int(info.height), stride: Int(info.stride))
                     tab.layersReceived += 1
+                    if info.frame < 0x8000_0000 { tab.contentFrame = info.frame }
                 } catch {
                     close(fd)
                     throw .malformed("layer: \(error)")
@@ -288,6 +290,10 @@ public final class Browser {
             showError(tab, title: "Sable can't open this page", detail: reason)
         case .bootstrapped:
             break
+        case .commandResult(let id, let json, let frame, let navigation):
+            tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
+        case .navigate(let url):
+            navigate(tab, .url(url))
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }

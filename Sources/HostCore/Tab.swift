@@ -32,6 +32,13 @@ public final class Tab {
     var layersReceived = 0
     var layersAtLoad = 0
     var hostFrames: UInt32 = 0
+    /// The last frame of the content process shown (its layers' frame numbers).
+    var contentFrame: UInt32 = 0
+    /// Answers of the content process to `command`s, by id, until taken.
+    var commandResults: [UInt32: CommandResult] = [:]
+    /// The session history (what was navigated to) and the current entry's index.
+    public internal(set) var history: [LoadDestination] = []
+    public internal(set) var historyIndex = -1
     /// When the current load is declared unresponsive (CLOCK_MONOTONIC nanoseconds).
     var loadDeadline: UInt64 = 0
 

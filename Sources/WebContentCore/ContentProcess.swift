@@ -53,6 +53,9 @@ public final class ContentProcess {
         let warm = HTMLParser.parseDocument("<!doctype html><title>t</title><p>warm <b>up</b></p>")
         _ = try? LayoutEngine(viewportWidth: 100, viewportHeight: 100).layout(warm, measurer: FixedMeasurer())
         _ = DisplayList(width: 1, height: 1).encoded()
+        // Each page's realm calls tzset(); with TZ unset glibc reads /etc/localtime again
+        // every time (an openat after lockdown). With TZ set, a repeated value is a no-op.
+        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
         process.scripts = ScriptRunner()
         // The JIT's code pool: the only range the policy lets become executable.
         let region = ExecutableRegion.reserve()
