@@ -152,7 +152,7 @@ let package = Package(
         // sable: one binary, four roles (host, content, networking, rendering).
         .executableTarget(name: "sable", dependencies: ["HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
-        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "RenderingCore", "DisplayList", "Layout",
+        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],
                     swiftSettings: strict),
     ]

@@ -11,6 +11,17 @@ struct BoxStyle {
     var marginTop: Float = 0, marginBottom: Float = 0
     var marginLeft: Float = 0, marginRight: Float = 0
     var paddingLeft: Float = 0
+    var paddingTop: Float = 0, paddingRight: Float = 0, paddingBottom: Float = 0
+    /// Border widths (top, right, bottom, left) and color.
+    var borderWidths: [Float] = [0, 0, 0, 0]
+    var borderColor = Color.black
+    /// CSS `width` (content box) in pixels or percent of the containing block; nil: auto.
+    var width: Float?
+    var widthPercent: Float?
+    /// `margin-left`/`margin-right: auto` (both with a width: the block is centered).
+    var autoLeft = false, autoRight = false
+    /// The cascaded `display` (nil: the user-agent's).
+    var display: String?
     /// A horizontal rule: a 2 px border of this color.
     var rule: Color?
     /// `• ` or `3. ` before the first line of a list item.
@@ -46,6 +57,10 @@ final class BlockBox {
 
 /// DOM -> box tree, with the user-agent style sheet's rules built in.
 struct BoxBuilder {
+    /// The document's `<style>` sheets and `style=""` (empty until `build`).
+    var cascade = Cascade()
+    var viewportWidth: Float = 800
+
     static let hidden: Set<String> = ["head", "script", "style", "title", "meta", "link", "template", "base",
                                       "datalist", "param", "noscript", "area", "map", "track", "source"]
     static let blocks: Set<String> = [
@@ -56,7 +71,8 @@ struct BoxBuilder {
         "td", "th",
     ]
 
-    func build(_ document: Document) -> BlockBox {
+    mutating func build(_ document: Document) -> BlockBox {
+        cascade = Cascade(document: document)
         let root = BlockBox(style: BoxStyle())
         if let html = document.documentElement {
             buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)
@@ -64,13 +80,19 @@ struct BoxBuilder {
         return root
     }
 
-    /// The body's `bgcolor` or `style` background, which paints the whole canvas.
-    static func bodyBackground(_ html: Element) -> Color? {
+    /// The root's or else the body's background (`bgcolor`, `<style>`, `style=""`), which
+    /// paints the whole canvas.
+    func canvasBackground(_ html: Element) -> Color? {
+        var s = BoxStyle()
+        s.apply(cascade.declarations(for: html), parent: BoxStyle(), viewportWidth: viewportWidth)
+        if let bg = s.background { return bg }
         var child = html.firstChild
         while let c = child {
             if let e = c as? Element, e.isHTML("body") {
-                if let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { return bg }
-                return StyleAttribute.parse(e.attribute("style") ?? "").background
+                var b = BoxStyle()
+                b.background = e.attribute("bgcolor").flatMap(CSSColor.parse)
+                b.apply(cascade.declarations(for: e), parent: BoxStyle(), viewportWidth: viewportWidth)
+                return b.background
             }
             child = c.nextSibling
         }
@@ -149,20 +171,25 @@ struct BoxBuilder {
         }
         if e.attribute("align")?.lowercased() == "center" { s.centered = true }
         if e.localName == "font", let c = e.attribute("color").flatMap(CSSColor.parse) { s.color = c }
-        let declared = StyleAttribute.parse(e.attribute("style") ?? "")
-        if let c = declared.color { s.color = c }
-        if let b = declared.background, e.localName != "body" { s.background = b }
-        if let align = declared.textAlign { s.centered = align == "center" }
+        if e.localName == "body", let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { s.background = bg }
+        s.apply(cascade.declarations(for: e), parent: parent, viewportWidth: viewportWidth)
+        // The root's and the body's backgrounds paint the canvas (`canvasBackground`).
+        if e.localName == "body" || e.localName == "html" { s.background = nil }
         return s
     }
 
     func display(of e: Element) -> (hidden: Bool, block: Bool) {
         guard e.namespace == .html else { return (true, false) }
         if e.attribute("hidden") != nil { return (true, false) }
-        let declared = StyleAttribute.parse(e.attribute("style") ?? "").display
-        if declared == "none" { return (true, false) }
-        if declared == "block" { return (false, true) }
-        if declared == "inline" { return (false, false) }
+        var declared: String?
+        for d in cascade.declarations(for: e) where d.name == "display" { declared = d.value.lowercased() }
+        switch declared {
+        case "none": return (true, false)
+        case "block", "list-item", "flex", "grid", "table", "flow-root", "table-row", "table-cell", "table-row-group":
+            return (false, true)
+        case "inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents": return (false, false)
+        default: break
+        }
         if BoxBuilder.hidden.contains(e.localName) { return (true, false) }
         return (false, BoxBuilder.blocks.contains(e.localName))
     }
@@ -206,6 +233,7 @@ struct BoxBuilder {
         box.children.removeAll { child in
             child.children.isEmpty && child.inlines.isEmpty && child.style.marker == nil && child.style.rule == nil
                 && child.style.marginTop == 0 && child.style.marginBottom == 0 && child.style.background == nil
+                && child.style.borderWidths == [0, 0, 0, 0] && child.style.paddingTop == 0 && child.style.paddingBottom == 0
         }
     }
 

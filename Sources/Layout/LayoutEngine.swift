@@ -40,7 +40,9 @@ public struct LayoutEngine {
     /// Lays `document` out and paints it. The list is the viewport's size; `contentHeight`
     /// is how tall the document is.
     public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
-        let root = BoxBuilder().build(document)
+        var builder = BoxBuilder()
+        builder.viewportWidth = viewportWidth
+        let root = builder.build(document)
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]
         var batch: [(Font, String)] = []
@@ -61,7 +63,7 @@ public struct LayoutEngine {
         for (key, index) in keys { table[key] = sizes[index] }
 
         var painter = Painter(sizes: table)
-        let background = root.style.background ?? document.documentElement.flatMap { BoxBuilder.bodyBackground($0) } ?? .white
+        let background = root.style.background ?? document.documentElement.flatMap { builder.canvasBackground($0) } ?? .white
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)

@@ -407,7 +407,6 @@ class Element extends Node {
   }
   matches(s) { return N.matches(this[ID], String(s)); }
   closest(s) { let e = this; while (e && e.nodeType === 1) { if (e.matches(s)) return e; e = e.parentNode; } return null; }
-  getBoundingClientRect() { return { x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0 }; }
 }
 mix(Element.prototype, parentNodeMixin);
 mix(Element.prototype, childNodeMixin);
@@ -572,7 +571,6 @@ const api = {
   addEventListener: EventTarget.prototype.addEventListener,
   removeEventListener: EventTarget.prototype.removeEventListener,
   dispatchEvent: EventTarget.prototype.dispatchEvent,
-  getComputedStyle(e) { return e.style; },
   alert(m) { console.log('alert: ' + m); },
   innerWidth: H.viewport()[0], innerHeight: H.viewport()[1], devicePixelRatio: 1,
 };

@@ -256,8 +256,9 @@ public final class WebDriverServer {
                 return page(tab, "attribute", [reference, rest[1]])
             case ("GET", let rest) where rest.count == 2 && rest[0] == "property":
                 return page(tab, "property", [reference, rest[1]])
-            case ("GET", ["displayed"]), ("GET", ["enabled"]):
-                return .value(.bool(true))
+            case ("GET", ["enabled"]):
+                let argument = JSON.array([.object([("element-6066-11e4-a52e-4f735466cecf", .string(reference))])])
+                return page(tab, "execute", ["return !arguments[0].hasAttribute('disabled')", argument.serialized])
             default:
                 break
             }

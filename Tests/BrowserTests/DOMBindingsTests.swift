@@ -119,12 +119,27 @@ import HTML
         let (r, _) = page("<title>T</title><body><p id=a>Hello <b>world</b></p></body>")
         let found = r.command("find", ["css selector", "#a"])
         #expect(found.hasPrefix(#"{"value":[{"element-6066-11e4-a52e-4f735466cecf":""#))
-        let reference = String(found.split(separator: "\"")[3])
+        let reference = String(found.split(separator: "\"")[5])
         #expect(r.command("text", [reference]) == #"{"value":"Hello world"}"#)
         #expect(r.command("execute", ["return [arguments[0].id, 1.5, null, {a: true}]", #"[{"element-6066-11e4-a52e-4f735466cecf":"\#(reference)"}]"#])
             == #"{"value":["a",1.5,null,{"a":true}]}"#)
         #expect(r.command("execute", ["throw new Error('x')", "[]"]).hasPrefix(#"{"error":"javascript error""#))
         #expect(r.command("text", ["1-2-3"]).hasPrefix(#"{"error":"stale element reference""#))
         #expect(r.command("find", ["css selector", "p["]).hasPrefix(#"{"error":"invalid selector""#))
+    }
+}
+
+import WebDriver
+
+@Suite struct WebDriverJSONTests {
+    @Test func parsesAndSerializes() throws {
+        let text = #"{"a":[1,2.5,-3e2,true,false,null],"s":"q\"\\\n\u00e9\ud83d\ude00","o":{}}"#
+        let v = try JSON.parse(text)
+        #expect(v["a"] == .array([.number(1), .number(2.5), .number(-300), .bool(true), .bool(false), .null]))
+        #expect(v["s"]?.string == "q\"\\\n\u{e9}\u{1F600}")
+        #expect(try JSON.parse(v.serialized) == v)
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "\"\u{01}\"", "tru", "1 2", String(repeating: "[", count: 300)] {
+            #expect(throws: JSON.ParseError.self) { try JSON.parse(bad) }
+        }
     }
 }
