@@ -190,9 +190,26 @@ enum CSSValue {
         return nil
     }
 
+    /// The space-separated components of a value, a parenthesized group (`rgb(0, 0, 255)`) as one.
+    static func components(_ raw: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var depth = 0
+        for c in raw {
+            if c == "(" { depth += 1 } else if c == ")" { depth = max(depth - 1, 0) }
+            if depth == 0 && (c == " " || c == "\t" || c == "\n" || c == "\r") {
+                if !current.isEmpty { out.append(current); current = "" }
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
     /// The four sides of a `margin`/`padding`/`border-width` shorthand (top, right, bottom, left).
     static func sides(_ raw: String) -> [String]? {
-        let parts = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        let parts = components(raw)
         switch parts.count {
         case 1: return [parts[0], parts[0], parts[0], parts[0]]
         case 2: return [parts[0], parts[1], parts[0], parts[1]]
@@ -281,7 +298,7 @@ extension BoxStyle {
                 if lower == "transparent" { background = nil } else if let c = CSSColor.parse(v) { background = c }
             case "background":
                 if lower == "none" || lower == "transparent" { background = nil }
-                for part in v.split(separator: " ") { if let c = CSSColor.parse(String(part)) { background = c } }
+                for part in CSSValue.components(v) { if let c = CSSColor.parse(part) { background = c } }
                 if let c = CSSColor.parse(v) { background = c }
             case "display":
                 display = lower
@@ -306,7 +323,7 @@ extension BoxStyle {
             case "padding-left": if let x = len(v) { paddingLeft = max(x, 0) }
             case "border", "border-top", "border-right", "border-bottom", "border-left":
                 var width: Float = 3, color = self.color, none = false
-                for part in v.split(separator: " ").map(String.init) {
+                for part in CSSValue.components(v) {
                     let p = part.lowercased()
                     if p == "none" || p == "hidden" { none = true }
                     else if p == "thin" { width = 1 } else if p == "medium" { width = 3 } else if p == "thick" { width = 5 }

@@ -81,3 +81,12 @@ import WebContentCore
         #expect(border[0].0 == green.0)
     }
 }
+
+extension CascadeTests {
+    @Test func functionalColorsInShorthands() throws {
+        let list = try layout("<div style='border: 1px solid rgb(0, 0, 255); background: url(x.png) rgb(1, 2, 3)'>x</div>")
+        let border = list.items.compactMap { if case .border(_, _, let c) = $0 { return c } else { return nil } }
+        #expect(border == [Color(red: 0, green: 0, blue: 255)])
+        #expect(fills(list).contains { $0.1 == Color(red: 1, green: 2, blue: 3) })
+    }
+}
