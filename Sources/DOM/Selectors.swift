@@ -65,7 +65,24 @@ public struct ComplexSelector: Sendable {
         return a << 20 | b << 10 | c
     }
 
-    func matches(_ element: Element) -> Bool { matches(element, from: 0) }
+    public func matches(_ element: Element) -> Bool { matches(element, from: 0) }
+
+    /// What an element must have for the selector to match it, from its rightmost compound
+    /// (an id, else a class, else a type; nil: any element may match). Style sheets index
+    /// rules by it.
+    public enum Key: Hashable, Sendable { case id(String), className(String), type(String) }
+    public var key: Key? {
+        var found: Key?
+        for s in compounds[0] {
+            switch s {
+            case .id(let v): return .id(v)
+            case .className(let v): if found == nil || { if case .type = found! { return true }; return false }() { found = .className(v) }
+            case .type(let v): if found == nil { found = .type(v) }
+            default: break
+            }
+        }
+        return found
+    }
 
     private func matches(_ element: Element, from index: Int) -> Bool {
         guard compounds[index].allSatisfy({ $0.matches(element) }) else { return false }

@@ -128,10 +128,31 @@ struct CSSScanner {
 /// user-agent rules `BoxBuilder.style` builds in. Declarations sort by importance,
 /// specificity and order; `style=""` wins over the sheets (but not over `!important`).
 final class Cascade {
-    var sheet = StyleSheet()
+    var sheet = StyleSheet() {
+        didSet { index() }
+    }
     private var cache: [ObjectIdentifier: [Declaration]] = [:]
+    /// The selectors of the rules, bucketed by what their rightmost compound requires.
+    private var byID: [String: [(ComplexSelector, Int)]] = [:]
+    private var byClass: [String: [(ComplexSelector, Int)]] = [:]
+    private var byType: [String: [(ComplexSelector, Int)]] = [:]
+    private var anyElement: [(ComplexSelector, Int)] = []
 
     init() {}
+
+    private func index() {
+        byID = [:]; byClass = [:]; byType = [:]; anyElement = []
+        for (i, rule) in sheet.rules.enumerated() {
+            for selector in rule.selectors.selectors {
+                switch selector.key {
+                case .id(let v): byID[v, default: []].append((selector, i))
+                case .className(let v): byClass[v, default: []].append((selector, i))
+                case .type(let v): byType[v, default: []].append((selector, i))
+                case nil: anyElement.append((selector, i))
+                }
+            }
+        }
+    }
 
     init(document: Document) {
         var texts: [String] = []
@@ -148,10 +169,16 @@ final class Cascade {
             let s = StyleSheet.parse(text, orderBase: sheet.rules.count)
             sheet.rules += s.rules
         }
+        index()  // (didSet does not run in an initializer)
     }
 
     /// The declarations that apply to `element`, lowest priority first.
     func declarations(for element: Element) -> [Declaration] {
+        if sheet.rules.isEmpty {
+            guard let style = element.attribute("style") else { return [] }
+            let all = StyleSheet.declarations(style)
+            return all.filter { !$0.important } + all.filter(\.important)
+        }
         if let d = cache[ObjectIdentifier(element)] { return d }
         let d = computeDeclarations(for: element)
         cache[ObjectIdentifier(element)] = d
@@ -159,19 +186,33 @@ final class Cascade {
     }
 
     func computeDeclarations(for element: Element) -> [Declaration] {
-        var matched: [(Int, Int, Declaration)] = []
-        for rule in sheet.rules {
-            guard let specificity = rule.selectors.matchingSpecificity(element) else { continue }
-            for d in rule.declarations { matched.append((specificity, rule.order, d)) }
+        var candidates = anyElement
+        if let id = element.attribute("id"), let list = byID[id] { candidates += list }
+        if let classes = element.attribute("class") {
+            for c in Set(classes.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })) {
+                if let list = byClass[String(c)] { candidates += list }
+            }
+        }
+        if let list = byType[element.localName] ?? byType[element.localName.lowercased()] { candidates += list }
+        var best: [Int: Int] = [:]  // rule index -> the highest specificity of its selectors that match
+        for (selector, rule) in candidates where selector.matches(element) {
+            best[rule] = max(best[rule] ?? 0, selector.specificity)
+        }
+        // (specificity, rule order, position in the rule, declaration)
+        var matched: [(Int, Int, Int, Declaration)] = []
+        for (rule, specificity) in best {
+            let r = sheet.rules[rule]
+            for (i, d) in r.declarations.enumerated() { matched.append((specificity, r.order, i, d)) }
         }
         let inline = StyleSheet.declarations(element.attribute("style") ?? "")
-        for d in inline { matched.append((Int.max, 0, d)) }
+        for (i, d) in inline.enumerated() { matched.append((Int.max, 0, i, d)) }
         matched.sort { a, b in
-            if a.2.important != b.2.important { return !a.2.important }
+            if a.3.important != b.3.important { return !a.3.important }
             if a.0 != b.0 { return a.0 < b.0 }
-            return a.1 < b.1
+            if a.1 != b.1 { return a.1 < b.1 }
+            return a.2 < b.2
         }
-        return matched.map(\.2)
+        return matched.map(\.3)
     }
 }
 
