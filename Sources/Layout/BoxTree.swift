@@ -60,6 +60,8 @@ struct BoxBuilder {
     /// The document's `<style>` sheets and `style=""` (empty until `build`).
     var cascade = Cascade()
     var viewportWidth: Float = 800
+    /// The fetched text of a `<link rel=stylesheet>` (nil: not available).
+    var linked: ((Element) -> String?)?
 
     static let hidden: Set<String> = ["head", "script", "style", "title", "meta", "link", "template", "base",
                                       "datalist", "param", "noscript", "area", "map", "track", "source"]
@@ -72,7 +74,7 @@ struct BoxBuilder {
     ]
 
     mutating func build(_ document: Document) -> BlockBox {
-        cascade = Cascade(document: document)
+        cascade = Cascade(document: document, linked: linked)
         let root = BlockBox(style: BoxStyle())
         if let html = document.documentElement {
             buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)

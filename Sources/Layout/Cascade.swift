@@ -127,7 +127,7 @@ struct CSSScanner {
 /// The cascade of one document: its `<style>` sheets, then `style=""`, over the
 /// user-agent rules `BoxBuilder.style` builds in. Declarations sort by importance,
 /// specificity and order; `style=""` wins over the sheets (but not over `!important`).
-final class Cascade {
+public final class Cascade {
     var sheet = StyleSheet() {
         didSet { index() }
     }
@@ -154,15 +154,21 @@ final class Cascade {
         }
     }
 
-    init(document: Document) {
+    /// The sheets of `document`'s `<style>` elements and, through `linked`, of its
+    /// `<link rel=stylesheet>` elements (their fetched text), in document order.
+    init(document: Document, linked: ((Element) -> String?)? = nil) {
         var texts: [String] = []
         document.forEachDescendant { node in
-            if let e = node as? Element, e.isHTML("style") {
+            guard let e = node as? Element, e.namespace == .html else { return }
+            if e.localName == "style" {
                 let type = e.attribute("type")?.lowercased() ?? ""
                 let media = e.attribute("media")?.lowercased() ?? ""
-                if (type.isEmpty || type == "text/css") && (media.isEmpty || media.contains("screen") || media.contains("all")) {
+                if (type.isEmpty || type == "text/css") && Cascade.forScreen(media) {
                     texts.append(e.textContent ?? "")
                 }
+            } else if e.localName == "link", Cascade.isStyleSheetLink(e), Cascade.forScreen(e.attribute("media")?.lowercased() ?? ""),
+                      let text = linked?(e) {
+                texts.append(text)
             }
         }
         for text in texts {
@@ -170,6 +176,17 @@ final class Cascade {
             sheet.rules += s.rules
         }
         index()  // (didSet does not run in an initializer)
+    }
+
+    /// A `<link>` whose `rel` has the `stylesheet` keyword (and not `alternate`) and an `href`.
+    public static func isStyleSheetLink(_ e: Element) -> Bool {
+        guard e.attribute("href") != nil, let rel = e.attribute("rel")?.lowercased() else { return false }
+        let words = rel.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+        return words.contains("stylesheet") && !words.contains("alternate")
+    }
+
+    static func forScreen(_ media: String) -> Bool {
+        media.isEmpty || media.contains("screen") || media.contains("all")
     }
 
     /// The declarations that apply to `element`, lowest priority first.

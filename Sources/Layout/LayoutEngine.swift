@@ -31,6 +31,9 @@ public struct TextSize: Equatable, Sendable {
 public struct LayoutEngine {
     public var viewportWidth: Float
     public var viewportHeight: Float
+    /// The text of a `<link rel=stylesheet>` element's sheet, fetched by the caller (nil:
+    /// none; `Cascade.isStyleSheetLink` says which links are sheets).
+    public var linkedStyleSheet: ((Element) -> String?)?
 
     public init(viewportWidth: Float, viewportHeight: Float) {
         self.viewportWidth = viewportWidth
@@ -42,6 +45,7 @@ public struct LayoutEngine {
     public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
         var builder = BoxBuilder()
         builder.viewportWidth = viewportWidth
+        builder.linked = linkedStyleSheet
         let root = builder.build(document)
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]

@@ -8,6 +8,7 @@ import EngineIPC
 import HTML
 import Layout
 import Lockdown
+import WebURL
 
 /// The web-content process, as a library (the `sable` content role is a thin `main` over
 /// it). It follows the BrowserEngineKit sample's order: hello, `lockdown(version:)` (the
@@ -26,6 +27,10 @@ public final class ContentProcess {
     /// The page shown (scripts keep changing it after the load).
     var document: Document?
     var viewport: (Float, Float) = (800, 600)
+    /// The page's URL (relative `href`s resolve against it).
+    var pageURL = ""
+    /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
+    var styleSheets: [String: String] = [:]
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
 
@@ -161,7 +166,10 @@ public final class ContentProcess {
     func render(_ document: Document) throws {
         guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
         do {
-            let engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
+            var engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
+            fetchStyleSheets(of: document)
+            let base = WebURL(pageURL), sheets = styleSheets
+            engine.linkedStyleSheet = { e in WebURL(e.attribute("href") ?? "", base: base).flatMap { sheets[$0.href] } }
             let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
@@ -237,6 +245,8 @@ public final class ContentProcess {
         let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
         viewport = (Float(request.viewportWidth), Float(request.viewportHeight))
         self.document = document
+        pageURL = url
+        styleSheets = [:]
         if let scripts {
             scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
             scripts.startPage(document, url: url)
@@ -253,6 +263,32 @@ public final class ContentProcess {
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
+    }
+
+    /// Fetches the `<link rel=stylesheet>` sheets not fetched yet (a failure or an HTTP
+    /// error is an empty sheet, as in browsers).
+    func fetchStyleSheets(of document: Document) {
+        let base = WebURL(pageURL)
+        var wanted: [String] = []
+        document.forEachDescendant { node in
+            if let e = node as? Element, e.isHTML("link"), Cascade.isStyleSheetLink(e),
+               let url = WebURL(e.attribute("href") ?? "", base: base), ["http", "https", "data"].contains(url.scheme),
+               styleSheets[url.href] == nil {
+                wanted.append(url.href)
+            }
+        }
+        for url in wanted where styleSheets[url] == nil {
+            switch fetch(url) {
+            case .success(let r) where (200..<300).contains(r.status):
+                styleSheets[url] = String(decoding: r.body, as: UTF8.self)
+            case .success(let r):
+                ContentProcess.log("style sheet \(url): HTTP \(r.status)")
+                styleSheets[url] = ""
+            case .failure(let error):
+                ContentProcess.log("style sheet \(url): \(error)")
+                styleSheets[url] = ""
+            }
+        }
     }
 
     /// One fetch through the networking process.

@@ -169,6 +169,8 @@ def main():
         check('screenshot: the red box is painted', red > 2000, f'{red} red pixels')
         blue = count_color(png, (0, 0, 255))
         check('screenshot: the <style> border is painted', 1500 < blue < 4000, f'{blue} blue pixels')
+        yellow = count_color(png, (255, 255, 0))
+        check('screenshot: the linked style sheet applies', yellow > 5000, f'{yellow} yellow pixels')
         _, _, rows = png_pixels(png)
         dark = sum(1 for row in rows[:60] for p in row[:200] if p[0] < 100 and p[1] < 100 and p[2] < 100)
         check('screenshot: the heading text is painted', dark > 50, f'{dark} dark pixels')
