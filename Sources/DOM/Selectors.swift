@@ -209,6 +209,15 @@ indirect enum SimpleSelector: Sendable {
 
 func isSelectorSpace(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" }
 
+extension Node {
+    /// True when `node` is this node or one of its descendants.
+    public func isInclusiveAncestor(of node: Node) -> Bool {
+        var n: Node? = node
+        while let x = n { if x === self { return true }; n = x.parent }
+        return false
+    }
+}
+
 extension Element {
     public var previousElementSibling: Element? {
         var s = previousSibling

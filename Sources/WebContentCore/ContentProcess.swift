@@ -250,7 +250,7 @@ public final class ContentProcess {
         if let scripts {
             scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
             scripts.startPage(document, url: url)
-            scripts.runScripts(fetch: { self.fetch($0) })
+            scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
         }
         let title = LayoutEngine.title(of: document)

@@ -14,6 +14,11 @@ final class DOMBridge {
     private var numbers: [ObjectIdentifier: Int] = [:]
     /// A script changed the tree, an attribute or text since the last layout.
     var dirty = false
+    /// Script elements that were run or must never run (parsed by `innerHTML`): a script
+    /// element runs once, when it first becomes connected.
+    var startedScripts: Set<ObjectIdentifier> = []
+    /// Called for a script element a script connected to the document (not started yet).
+    var onScriptConnected: ((Element) -> Void)?
     /// The document's URL (for `document.URL`, `location.href` and resolving `src`).
     let url: String
 
@@ -184,6 +189,9 @@ final class DOMBridge {
             if let e = target as? Element { context = e } else { context = Element(document: document, namespace: .html, localName: "body") }
             let markup = a.count > 1 ? a[1].toString() : ""
             let fragment = HTMLParser.parseFragment(Array(markup.utf8), context: context, scripting: true).fragment
+            fragment.forEachDescendant { n in
+                if let e = n as? Element, e.isHTML("script") { startedScripts.insert(ObjectIdentifier(e)) }
+            }
             let parent: Node = (target as? Element)?.templateContents ?? target
             while let c = parent.firstChild { c.remove() }
             adopt(fragment)
@@ -285,12 +293,19 @@ final class DOMBridge {
         }
         var reference = child
         if reference === node { reference = node.nextSibling }
-        if let fragment = node as? DocumentFragment {
-            for c in fragment.children { parent.insertBefore(c, reference) }
-        } else {
-            parent.insertBefore(node, reference)
-        }
+        let inserted = (node as? DocumentFragment)?.children ?? [node]
+        for c in inserted { parent.insertBefore(c, reference) }
         dirty = true
+        // Script elements that became connected run now (https://html.spec.whatwg.org/#prepare-the-script-element).
+        guard onScriptConnected != nil, document.isInclusiveAncestor(of: parent) else { return }
+        var scripts: [Element] = []
+        for c in inserted {
+            if let e = c as? Element, e.isHTML("script") { scripts.append(e) }
+            c.forEachDescendant { n in if let e = n as? Element, e.isHTML("script") { scripts.append(e) } }
+        }
+        for script in scripts where !startedScripts.contains(ObjectIdentifier(script)) {
+            onScriptConnected?(script)
+        }
     }
 
     /// A valid XML name, roughly: not empty, no white space, `<`, `>`, `"`, `'`, `=`, `/`.

@@ -497,6 +497,7 @@ class Document extends Node {
   get URL() { return N.url(); }
   get documentURI() { return N.url(); }
   get location() { return location; }
+  set location(url) { location.href = url; }
   get defaultView() { return global; }
   get readyState() { return state.readyState; }
   get currentScript() { return state.currentScript; }
@@ -519,6 +520,7 @@ const document = wrap(N.document());
 // ---- window -------------------------------------------------------------------------
 const location = Object.freeze({
   get href() { return N.url(); },
+  set href(url) { const u = H.resolve(String(url)); if (u) H.navigate(u); },
   get protocol() { return H.urlPart('protocol'); },
   get host() { return H.urlPart('host'); },
   get hostname() { return H.urlPart('hostname'); },
@@ -575,6 +577,7 @@ const api = {
   innerWidth: H.viewport()[0], innerHeight: H.viewport()[1], devicePixelRatio: 1,
 };
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });
+Object.defineProperty(global, 'location', { get() { return location; }, set(url) { location.href = url; }, configurable: true });
 defineHandlers(global, ['load', 'error']);
 
 // ---- what the content process calls -------------------------------------------------
@@ -624,6 +627,7 @@ return {
   runTimers,
   setReadyState(s) { state.readyState = s; },
   setCurrentScript(n) { state.currentScript = wrap(n); },
+  fireAt(n, type) { dispatch(wrap(n), new Event(type)); },
   fire(type) {
     if (type === 'DOMContentLoaded') dispatch(document, new Event('DOMContentLoaded', { bubbles: true }));
     else if (type === 'load') { const e = new Event('load'); dispatch(windowTarget, e); }

@@ -30,6 +30,10 @@ final class ScriptRunner {
     private var page: JSValue?
     /// Numbers the pages of this process (element references name their page).
     private var pageNumber = 0
+    /// External scripts that scripts inserted, run after the current task, in order.
+    private var pendingExternal: [Element] = []
+    /// Fetches for external scripts (set by `runScripts`).
+    private var fetcher: ((String) -> Result<FetchResponse, FetchError>)?
     /// A navigation a script asked for (a link's click, `location.assign`), for the host.
     var pendingNavigation: String?
     var viewport: (Int, Int) = (800, 600)
@@ -80,6 +84,8 @@ final class ScriptRunner {
         pendingNavigation = nil
         let bridge = DOMBridge(document: document, url: url)
         self.bridge = bridge
+        pendingExternal = []
+        bridge.onScriptConnected = { [weak self] script in self?.scriptConnected(script) }
         let natives = bridge.install(in: context)
         let start = self.start
         natives.setValue(JSValue(function: { _ in Double(Clock.monotonicNanoseconds() - start) / 1e6 }, name: "now", in: context),
@@ -136,47 +142,81 @@ final class ScriptRunner {
     /// Runs the page's classic scripts in document order (external ones fetched with
     /// `fetch`), then fires `DOMContentLoaded` and `load`. Returns how many ran and threw.
     @discardableResult
-    func runScripts(fetch: (String) -> Result<FetchResponse, FetchError>) -> (ran: Int, threw: Int) {
+    func runScripts(fetch: @escaping (String) -> Result<FetchResponse, FetchError>) -> (ran: Int, threw: Int) {
         guard let bridge, let page else { return (0, 0) }
         var scripts: [Element] = []
         bridge.document.forEachDescendant { node in
             if let e = node as? Element, e.isHTML("script"), ScriptRunner.isClassic(e) { scripts.append(e) }
         }
+        fetcher = fetch
         var threw = 0
         for (i, script) in scripts.enumerated() {
-            guard script.parent != nil else { continue }  // removed by an earlier script
-            var source = script.textContent ?? ""
-            var name = bridge.url + "#script\(i + 1)"
-            if let src = script.attribute("src") {
-                guard let target = WebURL(src, base: WebURL(bridge.url)) else {
-                    ScriptRunner.log("script src '\(src)' is not a valid URL")
-                    continue
-                }
-                switch fetch(target.href) {
-                case .success(let response) where (200..<300).contains(response.status):
-                    source = String(decoding: response.body, as: UTF8.self)
-                    name = response.url
-                case .success(let response):
-                    ScriptRunner.log("script \(target.href): HTTP \(response.status)")
-                    continue
-                case .failure(let error):
-                    ScriptRunner.log("script \(target.href): \(error)")
-                    continue
-                }
-            }
-            page.invokeMethod("setCurrentScript", withArguments: [bridge.number(script)])
-            if context.evaluateScript(source, sourceURL: name) == nil {
-                threw += 1
-                reportException()
-            }
-            page.invokeMethod("setCurrentScript", withArguments: [-1])
+            guard script.parent != nil, !bridge.startedScripts.contains(ObjectIdentifier(script)) else { continue }
+            bridge.startedScripts.insert(ObjectIdentifier(script))
+            if !run(script, name: bridge.url + "#script\(i + 1)") { threw += 1 }
         }
         page.invokeMethod("setReadyState", withArguments: ["interactive"])
         page.invokeMethod("fire", withArguments: ["DOMContentLoaded"])
+        runPendingExternal()
         page.invokeMethod("setReadyState", withArguments: ["complete"])
         page.invokeMethod("fire", withArguments: ["load"])
         reportException()
         return (scripts.count, threw)
+    }
+
+    /// Runs one script element (fetching its `src`); false if it threw. An external script
+    /// fires `load` (or `error` when it cannot be fetched) at its element.
+    @discardableResult
+    private func run(_ script: Element, name: String) -> Bool {
+        guard let bridge, let page else { return true }
+        var source = script.textContent ?? ""
+        var name = name
+        let number = bridge.number(script)
+        if let src = script.attribute("src") {
+            guard let target = WebURL(src, base: WebURL(bridge.url)) else {
+                ScriptRunner.log("script src '\(src)' is not a valid URL")
+                page.invokeMethod("fireAt", withArguments: [number, "error"])
+                return true
+            }
+            switch fetcher?(target.href) ?? .failure(.other("no networking")) {
+            case .success(let response) where (200..<300).contains(response.status):
+                source = String(decoding: response.body, as: UTF8.self)
+                name = response.url
+            case .success(let response):
+                ScriptRunner.log("script \(target.href): HTTP \(response.status)")
+                page.invokeMethod("fireAt", withArguments: [number, "error"])
+                return true
+            case .failure(let error):
+                ScriptRunner.log("script \(target.href): \(error)")
+                page.invokeMethod("fireAt", withArguments: [number, "error"])
+                return true
+            }
+        }
+        page.invokeMethod("setCurrentScript", withArguments: [number])
+        let ok = context.evaluateScript(source, sourceURL: name) != nil
+        if !ok { reportException() }
+        page.invokeMethod("setCurrentScript", withArguments: [-1])
+        if script.attribute("src") != nil { page.invokeMethod("fireAt", withArguments: [number, "load"]) }
+        return ok
+    }
+
+    /// A script element a script connected: an inline one runs now, an external one after
+    /// the current task.
+    private func scriptConnected(_ script: Element) {
+        guard let bridge, ScriptRunner.isClassic(script) else { return }
+        bridge.startedScripts.insert(ObjectIdentifier(script))
+        if script.attribute("src") != nil {
+            pendingExternal.append(script)
+        } else {
+            run(script, name: bridge.url + "#inserted")
+        }
+    }
+
+    private func runPendingExternal() {
+        while !pendingExternal.isEmpty {
+            let script = pendingExternal.removeFirst()
+            run(script, name: "")
+        }
     }
 
     func reportException() {
@@ -190,6 +230,7 @@ final class ScriptRunner {
     /// Runs the timers that are due; returns the milliseconds until the next one (nil: none).
     func runTimers() -> Double? {
         guard let page else { return nil }
+        runPendingExternal()
         let next = page.invokeMethod("runTimers")?.toDouble() ?? -1
         reportException()
         return next >= 0 ? next : nil

@@ -115,6 +115,36 @@ import HTML
         #expect(r.pendingNavigation == "http://example.test/other.html?q")
     }
 
+    @Test func insertedScriptsRunOnce() {
+        let (r, _) = page("""
+            <body><script>
+            var log = [];
+            var s = document.createElement('script');
+            s.textContent = 'log.push("inline:" + (document.currentScript === s))';
+            document.body.appendChild(s);
+            document.body.appendChild(s);  // moving a started script does not run it again
+            document.body.insertAdjacentHTML('beforeend', '<script>log.push("innerHTML")<\\/script>');
+            var frag = document.createDocumentFragment(), t = document.createElement('script');
+            t.text = 'log.push("fragment")'; frag.appendChild(t);
+            var detached = document.createElement('div'); detached.appendChild(frag);  // not connected: no run
+            log.push('before');
+            document.body.appendChild(detached);
+            var e = document.createElement('script'); e.src = 'x.js';
+            e.onerror = () => log.push('error event'); document.head.appendChild(e);
+            </script></body>
+            """)
+        #expect(eval(r, "log.join()") == "inline:true,before,fragment,error event")
+    }
+
+    @Test func locationSetterNavigates() {
+        let (r, _) = page("<body></body>")
+        _ = eval(r, "location.href = 'next.html#x'")
+        #expect(r.pendingNavigation == "http://example.test/dir/next.html#x")
+        _ = eval(r, "window.location = '/top'")
+        #expect(r.pendingNavigation == "http://example.test/top")
+        #expect(eval(r, "location.pathname + location.search + '|' + location.host") == "/dir/page.html|example.test")
+    }
+
     @Test func webDriverCommands() {
         let (r, _) = page("<title>T</title><body><p id=a>Hello <b>world</b></p></body>")
         let found = r.command("find", ["css selector", "#a"])
