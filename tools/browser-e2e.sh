@@ -15,7 +15,11 @@ if [ "$#" -eq 0 ]; then
 fi
 VENV=${SABLE_E2E_VENV:-.build/e2e-venv}
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then
-  python3 -m venv "$VENV"
+  if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q python3-venv
+    rm -rf "$VENV"; python3 -m venv "$VENV"
+  fi
   "$VENV/bin/pip" install -q selenium
 fi
 exec timeout 170 "$VENV/bin/python" tools/browser-e2e/e2e.py "$(realpath "$SABLE")"

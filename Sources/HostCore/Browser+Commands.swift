@@ -49,6 +49,7 @@ extension Browser {
     /// has no live content process or the answer did not come within `timeout` seconds
     /// (then the process is stopped as unresponsive: a script that never ends).
     public func command(_ tab: Tab, _ name: String, _ arguments: [String], timeout: Double = 30) -> CommandAnswer? {
+        if tab.isLoading { _ = waitForPage(tab, timeout: timeout) }  // a navigation a script started
         guard tab.isAlive, !tab.isLoading else { return nil }
         let id = nextCommandID()
         do {

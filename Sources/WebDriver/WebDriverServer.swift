@@ -201,7 +201,9 @@ public final class WebDriverServer {
         case ("POST", ["url"]):
             guard let text = body["url"]?.string, let url = WebURL(text) else { return .error("invalid argument", "url must be an absolute URL") }
             let destination: LoadDestination
-            if url.scheme == "file" {
+            if url.href == "about:blank" {
+                destination = .html("", baseURL: "about:blank")
+            } else if url.scheme == "file" {
                 switch Headless.destination(for: url.href) {
                 case .success(let d): destination = d
                 case .failure(let f): return .error("unknown error", f.description)
