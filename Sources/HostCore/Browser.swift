@@ -111,6 +111,14 @@ public final class Browser {
     public func openTab() throws(Failure) -> Tab {
         let id = nextTabID
         nextTabID += 1
+        let (process, connection) = try spawnContent()
+        let tab = Tab(id: id, process: process, connection: connection)
+        tabs.append(tab)
+        startContent(tab)
+        return tab
+    }
+
+    func spawnContent() throws(Failure) -> (WorkerProcess, Connection) {
         let process: WorkerProcess
         do {
             process = try WorkerProcess.spawn(executable: options.executable, extraArguments: ["--role", "content"])
@@ -119,8 +127,12 @@ public final class Browser {
         }
         var connection = Connection(fd: process.socketFD, noSignal: true)
         connection.maxPayload = ContentMessage.maxPayload
-        let tab = Tab(id: id, process: process, connection: connection)
-        tabs.append(tab)
+        return (process, connection)
+    }
+
+    /// The launch sequence of `tab`'s new content process, to `ready` (or `crashed`).
+    func startContent(_ tab: Tab) {
+        let connection = tab.connection
         do throws(IPCError) {
             let deadline = Clock.monotonicNanoseconds() + options.stepTimeoutNanoseconds
             guard case .hello = try connection.receive(ContentMessage.self, deadline: deadline) else {
@@ -136,10 +148,26 @@ public final class Browser {
             }
         } catch {
             contentFailed(tab, error)
-            return tab
+            return
         }
         tab.state = .ready
-        return tab
+    }
+
+    /// A new content process for a tab whose process died (the next navigation does this,
+    /// as a browser's reload of a crashed tab). False if it could not be started.
+    func relaunchContent(_ tab: Tab) -> Bool {
+        guard let (process, connection) = try? spawnContent() else { return false }
+        let old = tab.pid
+        tab.process = process  // the old WorkerProcess (reaped) closes its socket
+        tab.connection = connection
+        tab.commandResults = [:]
+        tab.state = .starting
+        startContent(tab)
+        guard tab.state == .ready else { return false }
+        tab.error = nil
+        tab.relaunches += 1
+        log("tab \(tab.id): content process \(old) replaced by \(tab.pid)")
+        return true
     }
 
     /// Asks both services for an endpoint for `tab` and hands them over in `bootstrap`.
@@ -181,6 +209,8 @@ public final class Browser {
         nextLoadID += 1
         tab.layersAtLoad = tab.layersReceived
         switch tab.state {
+        case .crashed where relaunchContent(tab):
+            break
         case .crashed, .starting:
             showError(tab, title: "This tab's content process is gone", detail: tab.error ?? "")
             return

@@ -18,8 +18,11 @@ public final class Tab {
     }
 
     public let id: UInt32
-    public let process: WorkerProcess
-    let connection: Connection
+    /// The tab's content process (a new one after a crash, at the next navigation).
+    public internal(set) var process: WorkerProcess
+    var connection: Connection
+    /// How many times the tab's content process was replaced after it died.
+    public internal(set) var relaunches = 0
     public internal(set) var state: State = .starting
     public internal(set) var url = ""
     public internal(set) var title = ""
