@@ -166,10 +166,8 @@ public final class ContentProcess {
     func render(_ document: Document) throws {
         guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
         do {
-            var engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
             fetchStyleSheets(of: document)
-            let base = WebURL(pageURL), sheets = styleSheets
-            engine.linkedStyleSheet = { e in WebURL(e.attribute("href") ?? "", base: base).flatMap { sheets[$0.href] } }
+            let engine = layoutEngine()
             let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
@@ -249,6 +247,10 @@ public final class ContentProcess {
         styleSheets = [:]
         if let scripts {
             scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
+            scripts.layoutEngine = { [unowned self] in
+                fetchStyleSheets(of: document)
+                return layoutEngine()
+            }
             scripts.startPage(document, url: url)
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
@@ -263,6 +265,14 @@ public final class ContentProcess {
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
+    }
+
+    /// A layout engine of the viewport with the page's linked sheets (those fetched so far).
+    func layoutEngine() -> LayoutEngine {
+        var engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
+        let base = WebURL(pageURL), sheets = styleSheets
+        engine.linkedStyleSheet = { e in WebURL(e.attribute("href") ?? "", base: base).flatMap { sheets[$0.href] } }
+        return engine
     }
 
     /// Fetches the `<link rel=stylesheet>` sheets not fetched yet (a failure or an HTTP

@@ -1,6 +1,7 @@
 import DOM
 import HTML
 import JSEngine
+import Layout
 
 /// The native half of the DOM bindings: Swift functions over node numbers, which the
 /// JavaScript half (`DOMPrelude.source`) wraps into `Node`/`Element`/`Document` objects,
@@ -17,6 +18,9 @@ final class DOMBridge {
     /// Script elements that were run or must never run (parsed by `innerHTML`): a script
     /// element runs once, when it first becomes connected.
     var startedScripts: Set<ObjectIdentifier> = []
+    /// The layout engine `getComputedStyle` asks (the content process sets its viewport and
+    /// linked sheets).
+    var layoutEngine: (() -> LayoutEngine)?
     /// Called for a script element a script connected to the document (not started yet).
     var onScriptConnected: ((Element) -> Void)?
     /// The document's URL (for `document.URL`, `location.href` and resolving `src`).
@@ -239,6 +243,11 @@ final class DOMBridge {
             return number(clone(n, deep: a.count > 1 && a[1].toBool()))
         }
         def("url") { [unowned self] _ in url }
+        def("computedStyle") { [unowned self] a in
+            let e = try element(a.first)
+            let engine = layoutEngine?() ?? LayoutEngine(viewportWidth: 800, viewportHeight: 600)
+            return engine.computedStyle(of: e, in: document).sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        }
         return o
     }
 

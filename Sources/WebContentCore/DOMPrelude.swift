@@ -574,6 +574,18 @@ const api = {
   removeEventListener: EventTarget.prototype.removeEventListener,
   dispatchEvent: EventTarget.prototype.dispatchEvent,
   alert(m) { console.log('alert: ' + m); },
+  getComputedStyle(element) {
+    const pairs = N.computedStyle(num(element));
+    const values = {};
+    for (let i = 0; i < pairs.length; i += 2) values[pairs[i]] = pairs[i + 1];
+    const style = {
+      getPropertyValue(name) { return values[String(name).toLowerCase()] ?? ''; },
+      get length() { return pairs.length / 2; },
+      item(i) { return pairs[2 * i] ?? ''; },
+    };
+    for (const name in values) { style[name] = values[name]; style[camel(name)] = values[name]; }
+    return Object.freeze(style);
+  },
   innerWidth: H.viewport()[0], innerHeight: H.viewport()[1], devicePixelRatio: 1,
 };
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });

@@ -6,6 +6,7 @@ import EngineIPC
 import JSEngine
 import JSJIT
 import JSRuntime
+import Layout
 import Lockdown
 import WebURL
 
@@ -37,6 +38,8 @@ final class ScriptRunner {
     /// A navigation a script asked for (a link's click, `location.assign`), for the host.
     var pendingNavigation: String?
     var viewport: (Int, Int) = (800, 600)
+    /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
+    var layoutEngine: (() -> LayoutEngine)?
     let start = Clock.monotonicNanoseconds()
 
     /// Made before lockdown: the runtime, its realm and its lazy state (stack bounds read
@@ -86,6 +89,7 @@ final class ScriptRunner {
         self.bridge = bridge
         pendingExternal = []
         bridge.onScriptConnected = { [weak self] script in self?.scriptConnected(script) }
+        bridge.layoutEngine = { [weak self] in self?.layoutEngine?() ?? LayoutEngine(viewportWidth: 800, viewportHeight: 600) }
         let natives = bridge.install(in: context)
         let start = self.start
         natives.setValue(JSValue(function: { _ in Double(Clock.monotonicNanoseconds() - start) / 1e6 }, name: "now", in: context),

@@ -136,6 +136,18 @@ import HTML
         #expect(eval(r, "log.join()") == "inline:true,before,fragment,error event")
     }
 
+    @Test func computedStyle() {
+        let (r, _) = page("""
+            <style>p { color: #00ff00; margin: 2px 3px } .big { font-size: 2em } #h { display: none }</style>
+            <body style="font-family: monospace"><div class=big><p id=p style="font-weight: bold">x</p></div><p id=h>h</p>
+            """)
+        #expect(eval(r, "var s = getComputedStyle(document.getElementById('p')); [s.color, s.fontSize, s.fontWeight, s.marginLeft, s['margin-top'], s.display, s.fontFamily].join('|')")
+            == "rgb(0, 255, 0)|32px|700|3px|2px|block|monospace")
+        #expect(eval(r, "getComputedStyle(document.getElementById('h')).display + getComputedStyle(document.body).getPropertyValue('background-color')")
+            == "nonergba(0, 0, 0, 0)")
+        #expect(eval(r, "document.getElementById('p').style.color = 'red'; getComputedStyle(document.getElementById('p')).color") == "rgb(255, 0, 0)")
+    }
+
     @Test func locationSetterNavigates() {
         let (r, _) = page("<body></body>")
         _ = eval(r, "location.href = 'next.html#x'")

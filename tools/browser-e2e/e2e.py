@@ -160,6 +160,8 @@ def main():
         check('attribute set by script', driver.find_element(By.ID, 'heading').get_dom_attribute('data-ready') == 'interactive')
         check('scripts inserted by a script ran', driver.execute_script('return [window.insertedRan, window.lateRan]') == [True, True]
               and driver.find_element(By.ID, 'late').text == 'late script loaded')
+        computed = driver.execute_script('var s = getComputedStyle(document.querySelector(".framed")); return [s.backgroundColor, s.borderTopWidth, s.display]')
+        check('getComputedStyle (linked and <style> sheets)', computed == ['rgb(255, 255, 0)', '4px', 'block'], str(computed))
         check('find elements', len(driver.find_elements(By.CSS_SELECTOR, 'ul > li a[href]')) == 3)
         check('execute script', driver.execute_script('return [1 + 1, document.querySelectorAll("li").length, appLoaded]') == [2, 3, True])
         heading = driver.find_element(By.CSS_SELECTOR, 'h1')
