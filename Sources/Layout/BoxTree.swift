@@ -27,6 +27,8 @@ struct BoxStyle {
     /// `• ` or `3. ` before the first line of a list item.
     var marker: String?
     var centered = false
+    /// `text-align: right` (or `end`).
+    var alignRight = false
 }
 
 /// A piece of inline content.
@@ -109,6 +111,7 @@ struct BoxBuilder {
         s.underline = parent.underline
         s.preformatted = parent.preformatted
         s.centered = parent.centered
+        s.alignRight = parent.alignRight
         let em = s.font.size
         switch e.localName {
         case "body":
@@ -171,7 +174,12 @@ struct BoxBuilder {
         default:
             break
         }
-        if e.attribute("align")?.lowercased() == "center" { s.centered = true }
+        switch e.attribute("align")?.lowercased() {
+        case "center": s.centered = true; s.alignRight = false
+        case "right": s.alignRight = true; s.centered = false
+        case "left": s.alignRight = false; s.centered = false
+        default: break
+        }
         if e.localName == "font", let c = e.attribute("color").flatMap(CSSColor.parse) { s.color = c }
         if e.localName == "body", let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { s.background = bg }
         s.apply(cascade.declarations(for: e), parent: parent, viewportWidth: viewportWidth)
@@ -224,6 +232,7 @@ struct BoxBuilder {
                 s.font = inherited.font
                 s.color = inherited.color
                 s.centered = inherited.centered
+                s.alignRight = inherited.alignRight
                 s.preformatted = inherited.preformatted
                 let a = BlockBox(style: s)
                 box.children.append(a)

@@ -417,6 +417,7 @@ extension BoxStyle {
                 if let f = CSSValue.family(v) { font.family = f }
             case "text-align":
                 centered = lower == "center"
+                alignRight = lower == "right" || lower == "end"
             case "text-decoration", "text-decoration-line":
                 if lower.contains("underline") { underline = true } else if lower == "none" { underline = false }
             default:

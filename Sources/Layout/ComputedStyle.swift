@@ -39,7 +39,7 @@ extension LayoutEngine {
             "font-weight": style.font.bold ? "700" : "400",
             "font-style": style.font.italic ? "italic" : "normal",
             "font-family": family,
-            "text-align": style.centered ? "center" : "start",
+            "text-align": style.centered ? "center" : style.alignRight ? "right" : "start",
             "text-decoration-line": style.underline ? "underline" : "none",
             "margin-top": px(style.marginTop), "margin-right": px(style.marginRight),
             "margin-bottom": px(style.marginBottom), "margin-left": px(style.marginLeft),

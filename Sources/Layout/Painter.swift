@@ -53,7 +53,7 @@ struct Painter {
         }
         var markerPending = s.marker
         if !box.inlines.isEmpty || (markerPending != nil && box.children.isEmpty) {
-            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, marker: markerPending, markerFont: s.font,
+            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: markerPending, markerFont: s.font,
                         markerColor: s.color)
             markerPending = nil
         }
@@ -88,7 +88,7 @@ struct Painter {
         var width: Float
     }
 
-    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, marker: String?,
+    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, marker: String?,
                               markerFont: Font, markerColor: Color) {
         let table = sizes
         func size(_ font: Font, _ text: String) -> TextSize { Painter.size(table, font, text) }
@@ -120,7 +120,7 @@ struct Painter {
             let halfLeading = (metrics.height - metrics.ascent - metrics.descent) / 2
             let baseline = (painter.y + halfLeading + metrics.ascent).rounded()
             let lineWidth = line.last.map { $0.x + $0.width } ?? 0
-            let shift = centered ? max((width - lineWidth) / 2, 0) : 0
+            let shift = centered ? max((width - lineWidth) / 2, 0) : right ? max(width - lineWidth, 0) : 0
             if let m = markerToDraw {
                 let w = size(markerFont, m).width
                 painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))

@@ -90,3 +90,12 @@ extension CascadeTests {
         #expect(fills(list).contains { $0.1 == Color(red: 1, green: 2, blue: 3) })
     }
 }
+
+extension CascadeTests {
+    @Test func textAlign() throws {
+        // 8 px a character: "abcd" is 32 px; the body's content box is 8...392.
+        let runs = texts(try layout("<style>.r { text-align: right } .c { text-align: center }</style><p class=r>abcd</p><p class=c>abcd</p><p>abcd"))
+        let expected: [Float] = [360, 184, 8]  // 392 - 32; 8 + (384 - 32) / 2; 8
+        #expect(runs.map(\.x) == expected)
+    }
+}
