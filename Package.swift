@@ -25,7 +25,12 @@ let package = Package(
         .executable(name: "sable-fetch", targets: ["sable-fetch"]),
         .executable(name: "sable", targets: ["sable"]),
         .library(name: "HTML", targets: ["HTML", "DOM"]),
+        .library(name: "WebDriver", targets: ["WebDriver"]),
         .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
+    ],
+    dependencies: [
+        // The WebDriver server's HTTP (sable --webdriver): the only package from outside.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -132,16 +137,22 @@ let package = Package(
         // The rendering process: display lists rasterized into memfd layers sent to the host.
         .target(name: "RenderingCore", dependencies: ["CPangoCairo", "DisplayList", "EngineIPC"], swiftSettings: strict),
         // The web-content process: lockdown, bootstrap, load (fetch, parse, layout, render).
-        .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown",
+        .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown", "WebURL",
                                                       "JSEngine", "JSRuntime", "JSJIT"],
                  swiftSettings: strict),
         // The host: launches the processes, tabs, error pages, headless screenshots.
         .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL"],
                 swiftSettings: strict),
+        // The host's W3C WebDriver server (HTTP on 127.0.0.1 with SwiftNIO) over HostCore's Browser.
+        .target(name: "WebDriver", dependencies: ["HostCore", "EngineIPC", "WebURL",
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOPosix", package: "swift-nio"),
+                                                  .product(name: "NIOHTTP1", package: "swift-nio")],
+                swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
-        .executableTarget(name: "sable", dependencies: ["ContentBlocker", "HostCore", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable", dependencies: ["ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
-        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "RenderingCore", "DisplayList", "Layout",
+        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],
                     swiftSettings: strict),
     ]

@@ -57,6 +57,7 @@ public final class Browser {
     public private(set) var logLines: [String] = []
     var nextTabID: UInt32 = 1
     var nextLoadID: UInt32 = 1
+    var commandSequence: UInt32 = 0
     var endpointsReceived: [String: [UInt32: Int32]] = [:]
 
     public struct Failure: Error, CustomStringConvertible {
@@ -110,6 +111,14 @@ public final class Browser {
     public func openTab() throws(Failure) -> Tab {
         let id = nextTabID
         nextTabID += 1
+        let (process, connection) = try spawnContent()
+        let tab = Tab(id: id, process: process, connection: connection)
+        tabs.append(tab)
+        startContent(tab)
+        return tab
+    }
+
+    func spawnContent() throws(Failure) -> (WorkerProcess, Connection) {
         let process: WorkerProcess
         do {
             process = try WorkerProcess.spawn(executable: options.executable, extraArguments: ["--role", "content"])
@@ -118,8 +127,12 @@ public final class Browser {
         }
         var connection = Connection(fd: process.socketFD, noSignal: true)
         connection.maxPayload = ContentMessage.maxPayload
-        let tab = Tab(id: id, process: process, connection: connection)
-        tabs.append(tab)
+        return (process, connection)
+    }
+
+    /// The launch sequence of `tab`'s new content process, to `ready` (or `crashed`).
+    func startContent(_ tab: Tab) {
+        let connection = tab.connection
         do throws(IPCError) {
             let deadline = Clock.monotonicNanoseconds() + options.stepTimeoutNanoseconds
             guard case .hello = try connection.receive(ContentMessage.self, deadline: deadline) else {
@@ -135,10 +148,26 @@ public final class Browser {
             }
         } catch {
             contentFailed(tab, error)
-            return tab
+            return
         }
         tab.state = .ready
-        return tab
+    }
+
+    /// A new content process for a tab whose process died (the next navigation does this,
+    /// as a browser's reload of a crashed tab). False if it could not be started.
+    func relaunchContent(_ tab: Tab) -> Bool {
+        guard let (process, connection) = try? spawnContent() else { return false }
+        let old = tab.pid
+        tab.process = process  // the old WorkerProcess (reaped) closes its socket
+        tab.connection = connection
+        tab.commandResults = [:]
+        tab.state = .starting
+        startContent(tab)
+        guard tab.state == .ready else { return false }
+        tab.error = nil
+        tab.relaunches += 1
+        log("tab \(tab.id): content process \(old) replaced by \(tab.pid)")
+        return true
     }
 
     /// Asks both services for an endpoint for `tab` and hands them over in `bootstrap`.
@@ -180,6 +209,8 @@ public final class Browser {
         nextLoadID += 1
         tab.layersAtLoad = tab.layersReceived
         switch tab.state {
+        case .crashed where relaunchContent(tab):
+            break
         case .crashed, .starting:
             showError(tab, title: "This tab's content process is gone", detail: tab.error ?? "")
             return
@@ -253,6 +284,7 @@ public final class Browser {
                 do {
                     tab.layer = try SharedLayer(mapping: fd, width: Int(info.width), height: Int(info.height), stride: Int(info.stride))
                     tab.layersReceived += 1
+                    if info.frame < 0x8000_0000 { tab.contentFrame = info.frame }
                 } catch {
                     close(fd)
                     throw .malformed("layer: \(error)")
@@ -288,6 +320,10 @@ public final class Browser {
             showError(tab, title: "Sable can't open this page", detail: reason)
         case .bootstrapped:
             break
+        case .commandResult(let id, let json, let frame, let navigation):
+            tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
+        case .navigate(let url):
+            navigate(tab, .url(url))
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }

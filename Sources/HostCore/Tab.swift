@@ -18,8 +18,11 @@ public final class Tab {
     }
 
     public let id: UInt32
-    public let process: WorkerProcess
-    let connection: Connection
+    /// The tab's content process (a new one after a crash, at the next navigation).
+    public internal(set) var process: WorkerProcess
+    var connection: Connection
+    /// How many times the tab's content process was replaced after it died.
+    public internal(set) var relaunches = 0
     public internal(set) var state: State = .starting
     public internal(set) var url = ""
     public internal(set) var title = ""
@@ -32,6 +35,13 @@ public final class Tab {
     var layersReceived = 0
     var layersAtLoad = 0
     var hostFrames: UInt32 = 0
+    /// The last frame of the content process shown (its layers' frame numbers).
+    var contentFrame: UInt32 = 0
+    /// Answers of the content process to `command`s, by id, until taken.
+    var commandResults: [UInt32: CommandResult] = [:]
+    /// The session history (what was navigated to) and the current entry's index.
+    public internal(set) var history: [LoadDestination] = []
+    public internal(set) var historyIndex = -1
     /// When the current load is declared unresponsive (CLOCK_MONOTONIC nanoseconds).
     var loadDeadline: UInt64 = 0
 

@@ -11,11 +11,24 @@ struct BoxStyle {
     var marginTop: Float = 0, marginBottom: Float = 0
     var marginLeft: Float = 0, marginRight: Float = 0
     var paddingLeft: Float = 0
+    var paddingTop: Float = 0, paddingRight: Float = 0, paddingBottom: Float = 0
+    /// Border widths (top, right, bottom, left) and color.
+    var borderWidths: [Float] = [0, 0, 0, 0]
+    var borderColor = Color.black
+    /// CSS `width` (content box) in pixels or percent of the containing block; nil: auto.
+    var width: Float?
+    var widthPercent: Float?
+    /// `margin-left`/`margin-right: auto` (both with a width: the block is centered).
+    var autoLeft = false, autoRight = false
+    /// The cascaded `display` (nil: the user-agent's).
+    var display: String?
     /// A horizontal rule: a 2 px border of this color.
     var rule: Color?
     /// `• ` or `3. ` before the first line of a list item.
     var marker: String?
     var centered = false
+    /// `text-align: right` (or `end`).
+    var alignRight = false
 }
 
 /// A piece of inline content.
@@ -48,6 +61,12 @@ final class BlockBox {
 struct BoxBuilder {
     /// Elements hidden by a user style sheet with `!important` (content blockers).
     var userHidden: Set<ObjectIdentifier> = []
+    /// The document's `<style>` sheets and `style=""` (empty until `build`).
+    var cascade = Cascade()
+    var viewportWidth: Float = 800
+    /// The fetched text of a `<link rel=stylesheet>` (nil: not available).
+    var linked: ((Element) -> String?)?
+
     static let hidden: Set<String> = ["head", "script", "style", "title", "meta", "link", "template", "base",
                                       "datalist", "param", "noscript", "area", "map", "track", "source"]
     static let blocks: Set<String> = [
@@ -58,7 +77,8 @@ struct BoxBuilder {
         "td", "th",
     ]
 
-    func build(_ document: Document) -> BlockBox {
+    mutating func build(_ document: Document) -> BlockBox {
+        cascade = Cascade(document: document, linked: linked)
         let root = BlockBox(style: BoxStyle())
         if let html = document.documentElement {
             buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)
@@ -66,13 +86,19 @@ struct BoxBuilder {
         return root
     }
 
-    /// The body's `bgcolor` or `style` background, which paints the whole canvas.
-    static func bodyBackground(_ html: Element) -> Color? {
+    /// The root's or else the body's background (`bgcolor`, `<style>`, `style=""`), which
+    /// paints the whole canvas.
+    func canvasBackground(_ html: Element) -> Color? {
+        var s = BoxStyle()
+        s.apply(cascade.declarations(for: html), parent: BoxStyle(), viewportWidth: viewportWidth)
+        if let bg = s.background { return bg }
         var child = html.firstChild
         while let c = child {
             if let e = c as? Element, e.isHTML("body") {
-                if let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { return bg }
-                return StyleAttribute.parse(e.attribute("style") ?? "").background
+                var b = BoxStyle()
+                b.background = e.attribute("bgcolor").flatMap(CSSColor.parse)
+                b.apply(cascade.declarations(for: e), parent: BoxStyle(), viewportWidth: viewportWidth)
+                return b.background
             }
             child = c.nextSibling
         }
@@ -87,6 +113,7 @@ struct BoxBuilder {
         s.underline = parent.underline
         s.preformatted = parent.preformatted
         s.centered = parent.centered
+        s.alignRight = parent.alignRight
         let em = s.font.size
         switch e.localName {
         case "body":
@@ -149,12 +176,17 @@ struct BoxBuilder {
         default:
             break
         }
-        if e.attribute("align")?.lowercased() == "center" { s.centered = true }
+        switch e.attribute("align")?.lowercased() {
+        case "center": s.centered = true; s.alignRight = false
+        case "right": s.alignRight = true; s.centered = false
+        case "left": s.alignRight = false; s.centered = false
+        default: break
+        }
         if e.localName == "font", let c = e.attribute("color").flatMap(CSSColor.parse) { s.color = c }
-        let declared = StyleAttribute.parse(e.attribute("style") ?? "")
-        if let c = declared.color { s.color = c }
-        if let b = declared.background, e.localName != "body" { s.background = b }
-        if let align = declared.textAlign { s.centered = align == "center" }
+        if e.localName == "body", let bg = e.attribute("bgcolor").flatMap(CSSColor.parse) { s.background = bg }
+        s.apply(cascade.declarations(for: e), parent: parent, viewportWidth: viewportWidth)
+        // The root's and the body's backgrounds paint the canvas (`canvasBackground`).
+        if e.localName == "body" || e.localName == "html" { s.background = nil }
         return s
     }
 
@@ -162,10 +194,15 @@ struct BoxBuilder {
         guard e.namespace == .html else { return (true, false) }
         if !userHidden.isEmpty && userHidden.contains(ObjectIdentifier(e)) { return (true, false) }
         if e.attribute("hidden") != nil { return (true, false) }
-        let declared = StyleAttribute.parse(e.attribute("style") ?? "").display
-        if declared == "none" { return (true, false) }
-        if declared == "block" { return (false, true) }
-        if declared == "inline" { return (false, false) }
+        var declared: String?
+        for d in cascade.declarations(for: e) where d.name == "display" { declared = d.value.lowercased() }
+        switch declared {
+        case "none": return (true, false)
+        case "block", "list-item", "flex", "grid", "table", "flow-root", "table-row", "table-cell", "table-row-group":
+            return (false, true)
+        case "inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents": return (false, false)
+        default: break
+        }
         if BoxBuilder.hidden.contains(e.localName) { return (true, false) }
         return (false, BoxBuilder.blocks.contains(e.localName))
     }
@@ -198,6 +235,7 @@ struct BoxBuilder {
                 s.font = inherited.font
                 s.color = inherited.color
                 s.centered = inherited.centered
+                s.alignRight = inherited.alignRight
                 s.preformatted = inherited.preformatted
                 let a = BlockBox(style: s)
                 box.children.append(a)
@@ -209,6 +247,7 @@ struct BoxBuilder {
         box.children.removeAll { child in
             child.children.isEmpty && child.inlines.isEmpty && child.style.marker == nil && child.style.rule == nil
                 && child.style.marginTop == 0 && child.style.marginBottom == 0 && child.style.background == nil
+                && child.style.borderWidths == [0, 0, 0, 0] && child.style.paddingTop == 0 && child.style.paddingBottom == 0
         }
     }
 

@@ -34,6 +34,9 @@ public struct LayoutEngine {
     /// Elements a user style sheet sets to `display: none !important` (the content blockers'
     /// css-display-none): not rendered, whatever the page's style says.
     public var hiddenElements: Set<ObjectIdentifier> = []
+    /// The text of a `<link rel=stylesheet>` element's sheet, fetched by the caller (nil:
+    /// none; `Cascade.isStyleSheetLink` says which links are sheets).
+    public var linkedStyleSheet: ((Element) -> String?)?
 
     public init(viewportWidth: Float, viewportHeight: Float) {
         self.viewportWidth = viewportWidth
@@ -43,7 +46,11 @@ public struct LayoutEngine {
     /// Lays `document` out and paints it. The list is the viewport's size; `contentHeight`
     /// is how tall the document is.
     public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
-        let root = BoxBuilder(userHidden: hiddenElements).build(document)
+        var builder = BoxBuilder()
+        builder.userHidden = hiddenElements
+        builder.viewportWidth = viewportWidth
+        builder.linked = linkedStyleSheet
+        let root = builder.build(document)
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]
         var batch: [(Font, String)] = []
@@ -64,7 +71,7 @@ public struct LayoutEngine {
         for (key, index) in keys { table[key] = sizes[index] }
 
         var painter = Painter(sizes: table)
-        let background = root.style.background ?? document.documentElement.flatMap { BoxBuilder.bodyBackground($0) } ?? .white
+        let background = root.style.background ?? document.documentElement.flatMap { builder.canvasBackground($0) } ?? .white
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)

@@ -24,27 +24,36 @@ struct Painter {
 
     mutating func layoutBlock(_ box: BlockBox, x: Float, width: Float) {
         let s = box.style
+        let b = s.borderWidths
         pendingMargin = max(pendingMargin, s.marginTop)
-        let backgroundIndex: Int?
-        let top: Float
-        if s.background != nil || s.rule != nil {
-            flushMargin()
-            backgroundIndex = items.count
-            top = y
-        } else {
-            backgroundIndex = nil
-            top = y
+        // A box with a background, border or top padding starts here: margins above it
+        // no longer collapse with its children's.
+        let framed = s.background != nil || s.rule != nil || b != [0, 0, 0, 0]
+        if framed || s.paddingTop > 0 { flushMargin() }
+        let backgroundIndex: Int? = s.background != nil ? items.count : nil
+        let top = y
+        // The border box: `width` (content) plus padding and borders, or what is left of the
+        // containing block after the margins; centered by `margin: auto` on both sides.
+        let available = width - s.marginLeft - s.marginRight
+        var boxWidth = available
+        var boxX = x + s.marginLeft
+        let content = s.width ?? s.widthPercent.map { $0 * width / 100 }
+        if let content {
+            boxWidth = min(content + s.paddingLeft + s.paddingRight + b[1] + b[3], max(available, 0))
+            if s.autoLeft && s.autoRight { boxX = x + s.marginLeft + max((available - boxWidth) / 2, 0) }
+            else if s.autoLeft { boxX = x + s.marginLeft + max(available - boxWidth, 0) }
         }
-        let innerX = x + s.marginLeft + s.paddingLeft
-        let innerWidth = max(width - s.marginLeft - s.marginRight - s.paddingLeft, 1)
+        boxWidth = max(boxWidth, 1)
+        y += b[0] + s.paddingTop
+        let innerX = boxX + b[3] + s.paddingLeft
+        let innerWidth = max(boxWidth - b[1] - b[3] - s.paddingLeft - s.paddingRight, 1)
         if let rule = s.rule {
-            items.append(.border(Rect(x: x + s.marginLeft, y: y, width: width - s.marginLeft - s.marginRight, height: 2),
-                                 widths: [1, 1, 1, 1], rule))
+            items.append(.border(Rect(x: boxX, y: y, width: boxWidth, height: 2), widths: [1, 1, 1, 1], rule))
             y += 2
         }
         var markerPending = s.marker
         if !box.inlines.isEmpty || (markerPending != nil && box.children.isEmpty) {
-            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, marker: markerPending, markerFont: s.font,
+            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: markerPending, markerFont: s.font,
                         markerColor: s.color)
             markerPending = nil
         }
@@ -58,10 +67,16 @@ struct Painter {
             }
             layoutBlock(child, x: innerX, width: innerWidth)
         }
-        if let index = backgroundIndex, let background = s.background {
+        if framed || s.paddingBottom > 0 {
             flushMargin()
-            let rect = Rect(x: x + s.marginLeft, y: top, width: width - s.marginLeft - s.marginRight, height: y - top)
+            y += s.paddingBottom + b[2]
+        }
+        let rect = Rect(x: boxX, y: top, width: boxWidth, height: y - top)
+        if let index = backgroundIndex, let background = s.background {
             items.insert(.fill(rect, background), at: index)
+        }
+        if b != [0, 0, 0, 0] {
+            items.append(.border(rect, widths: b, s.borderColor))
         }
         pendingMargin = max(pendingMargin, s.marginBottom)
     }
@@ -73,7 +88,7 @@ struct Painter {
         var width: Float
     }
 
-    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, marker: String?,
+    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, marker: String?,
                               markerFont: Font, markerColor: Color) {
         let table = sizes
         func size(_ font: Font, _ text: String) -> TextSize { Painter.size(table, font, text) }
@@ -105,7 +120,7 @@ struct Painter {
             let halfLeading = (metrics.height - metrics.ascent - metrics.descent) / 2
             let baseline = (painter.y + halfLeading + metrics.ascent).rounded()
             let lineWidth = line.last.map { $0.x + $0.width } ?? 0
-            let shift = centered ? max((width - lineWidth) / 2, 0) : 0
+            let shift = centered ? max((width - lineWidth) / 2, 0) : right ? max(width - lineWidth, 0) : 0
             if let m = markerToDraw {
                 let w = size(markerFont, m).width
                 painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))

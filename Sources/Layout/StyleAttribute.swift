@@ -1,32 +1,5 @@
 import DisplayList
 
-/// The few declarations of a `style` attribute this first layout honours.
-struct StyleAttribute {
-    var color: Color?
-    var background: Color?
-    var display: String?
-    var textAlign: String?
-
-    static func parse(_ text: String) -> StyleAttribute {
-        var s = StyleAttribute()
-        if text.isEmpty { return s }
-        for declaration in text.split(separator: ";") {
-            let parts = declaration.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let name = parts[0].trimmed().lowercased()
-            let value = parts[1].trimmed().lowercased()
-            switch name {
-            case "color": s.color = CSSColor.parse(value)
-            case "background-color", "background": s.background = CSSColor.parse(value)
-            case "display": s.display = value
-            case "text-align": s.textAlign = value
-            default: break
-            }
-        }
-        return s
-    }
-}
-
 /// CSS colors: `#rgb`, `#rrggbb`, `rgb(r, g, b)` and the basic named colors.
 enum CSSColor {
     static let named: [String: Color] = [

@@ -81,4 +81,20 @@ public final class SharedLayer: @unchecked Sendable {
         let rc = cairo_surface_write_to_png(surface, path)
         return rc == CAIRO_STATUS_SUCCESS ? nil : String(cString: cairo_status_to_string(rc))
     }
+
+    /// The layer as PNG bytes (Cairo's writer, into memory), or nil on a Cairo error.
+    public func pngData() -> [UInt8]? {
+        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(width), Int32(height), Int32(stride))
+        defer { cairo_surface_destroy(surface) }
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let rc = cairo_surface_write_to_png_stream(surface, { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        return withExtendedLifetime(sink) { rc == CAIRO_STATUS_SUCCESS ? sink.bytes : nil }
+    }
 }

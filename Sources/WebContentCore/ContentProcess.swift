@@ -8,6 +8,7 @@ import EngineIPC
 import HTML
 import Layout
 import Lockdown
+import WebURL
 
 /// The web-content process, as a library (the `sable` content role is a thin `main` over
 /// it). It follows the BrowserEngineKit sample's order: hello, `lockdown(version:)` (the
@@ -23,6 +24,15 @@ public final class ContentProcess {
     var nextRequest: UInt32 = 1
     /// The engine, made before lockdown (nil in processes that never lock down).
     var scripts: ScriptRunner?
+    /// The page shown (scripts keep changing it after the load).
+    var document: Document?
+    var viewport: (Float, Float) = (800, 600)
+    /// The page's URL (relative `href`s resolve against it).
+    var pageURL = ""
+    /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
+    var styleSheets: [String: String] = [:]
+    /// The content blockers' css-display-none style sheet for the page (empty: none).
+    var pageHiding = ""
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
 
@@ -50,6 +60,9 @@ public final class ContentProcess {
         let warm = HTMLParser.parseDocument("<!doctype html><title>t</title><p>warm <b>up</b></p>")
         _ = try? LayoutEngine(viewportWidth: 100, viewportHeight: 100).layout(warm, measurer: FixedMeasurer())
         _ = DisplayList(width: 1, height: 1).encoded()
+        // Each page's realm calls tzset(); with TZ unset glibc reads /etc/localtime again
+        // every time (an openat after lockdown). With TZ set, a repeated value is a no-op.
+        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
         process.scripts = ScriptRunner()
         // The JIT's code pool: the only range the policy lets become executable.
         let region = ExecutableRegion.reserve()
@@ -86,9 +99,17 @@ public final class ContentProcess {
         }
     }
 
-    /// Serves the host until `shutdown` or until it goes away.
+    /// Serves the host until `shutdown` or until it goes away; between messages, runs the
+    /// page's timers and renders again what their scripts changed.
     public func run() -> Int32 {
         while true {
+            let next = scripts?.runTimers()
+            afterScripts(announce: true)
+            let wait: Int32 = next.map { Int32(min(max($0.rounded(.up), 0), 60_000)) } ?? -1
+            var fds = [pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 1, wait)
+            if rc == 0 { continue }
+            if rc < 0 && errno == EINTR { continue }
             let message: ContentMessage
             do {
                 message = try host.receive(ContentMessage.self)
@@ -104,6 +125,16 @@ public final class ContentProcess {
                     try bootstrap()
                 case .load(let request):
                     try host.send(message: load(request))
+                    if let target = scripts?.pendingNavigation {
+                        scripts?.pendingNavigation = nil
+                        try host.send(message: ContentMessage.navigate(url: target))
+                    }
+                case .command(let id, let name, let arguments):
+                    let json = scripts?.command(name, arguments) ?? #"{"error":"no such window","message":"no page"}"#
+                    let frame = afterScripts(announce: false)
+                    let navigation = scripts?.pendingNavigation ?? ""
+                    scripts?.pendingNavigation = nil
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: navigation))
                 case .shutdown:
                     return 0
                 default:
@@ -114,6 +145,43 @@ public final class ContentProcess {
                 ContentProcess.log("host connection: \(error)")
                 return 71
             }
+        }
+    }
+
+    /// After scripts ran: renders again if they changed the page (the new frame's number,
+    /// 0 when nothing changed); `announce`: tell the host of a navigation they started.
+    @discardableResult
+    func afterScripts(announce: Bool) -> UInt32 {
+        var rendered: UInt32 = 0
+        if let bridge = scripts?.bridge, bridge.dirty, let document {
+            bridge.dirty = false
+            if (try? render(document)) != nil { rendered = frame }
+        }
+        if announce, let target = scripts?.pendingNavigation {
+            scripts?.pendingNavigation = nil
+            try? host.send(message: ContentMessage.navigate(url: target))
+        }
+        return rendered
+    }
+
+    /// Lays out `document` and has the rendering process paint it (the layer goes to the host).
+    func render(_ document: Document) throws {
+        guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
+        do {
+            fetchStyleSheets(of: document)
+            let engine = layoutEngine()
+            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
+            frame &+= 1
+            if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
+            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
+            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
+            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
+                throw IPCError.malformed("unexpected answer to render")
+            }
+        } catch {
+            ContentProcess.log("rendering failed: \(error)")
+            dropRendering()
+            throw error
         }
     }
 
@@ -177,28 +245,66 @@ public final class ContentProcess {
             }
         }
         let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
-        scripts?.runInlineScripts(of: document, url: url)
+        viewport = (Float(request.viewportWidth), Float(request.viewportHeight))
+        self.document = document
+        pageURL = url
+        styleSheets = [:]
+        pageHiding = hiding
+        if let scripts {
+            scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
+            scripts.layoutEngine = { [unowned self] in
+                fetchStyleSheets(of: document)
+                return layoutEngine()
+            }
+            scripts.startPage(document, url: url)
+            scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
+            scripts.bridge?.dirty = false
+        }
         let title = LayoutEngine.title(of: document)
-        guard let r = rendering else {
+        guard rendering != nil else {
             return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")
         }
         do {
-            var engine = LayoutEngine(viewportWidth: Float(request.viewportWidth), viewportHeight: Float(request.viewportHeight))
-            // The content blockers' css-display-none for this page.
-            if !hiding.isEmpty { engine.hiddenElements = HidingStyleSheet(hiding).hiddenElements(of: document) }
-            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
-            frame &+= 1
-            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
-            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
-            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
-                throw IPCError.malformed("unexpected answer to render")
-            }
+            try render(document)
         } catch {
-            ContentProcess.log("rendering failed: \(error)")
-            dropRendering()
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
+    }
+
+    /// A layout engine of the viewport with the page's linked sheets (those fetched so far).
+    func layoutEngine() -> LayoutEngine {
+        var engine = LayoutEngine(viewportWidth: viewport.0, viewportHeight: viewport.1)
+        let base = WebURL(pageURL), sheets = styleSheets
+        engine.linkedStyleSheet = { e in WebURL(e.attribute("href") ?? "", base: base).flatMap { sheets[$0.href] } }
+        if !pageHiding.isEmpty, let document { engine.hiddenElements = HidingStyleSheet(pageHiding).hiddenElements(of: document) }
+        return engine
+    }
+
+    /// Fetches the `<link rel=stylesheet>` sheets not fetched yet (a failure or an HTTP
+    /// error is an empty sheet, as in browsers).
+    func fetchStyleSheets(of document: Document) {
+        let base = WebURL(pageURL)
+        var wanted: [String] = []
+        document.forEachDescendant { node in
+            if let e = node as? Element, e.isHTML("link"), Cascade.isStyleSheetLink(e),
+               let url = WebURL(e.attribute("href") ?? "", base: base), ["http", "https", "data"].contains(url.scheme),
+               styleSheets[url.href] == nil {
+                wanted.append(url.href)
+            }
+        }
+        for url in wanted where styleSheets[url] == nil {
+            switch fetch(url) {
+            case .success(let r) where (200..<300).contains(r.status):
+                styleSheets[url] = String(decoding: r.body, as: UTF8.self)
+            case .success(let r):
+                ContentProcess.log("style sheet \(url): HTTP \(r.status)")
+                styleSheets[url] = ""
+            case .failure(let error):
+                ContentProcess.log("style sheet \(url): \(error)")
+                styleSheets[url] = ""
+            }
+        }
     }
 
     /// One fetch through the networking process.

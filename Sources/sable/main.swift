@@ -8,6 +8,7 @@
 //        sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]
 //              (content blockers: WebKit's JSON rule lists, compiled into the profile; the
 //              networking process of a browser with that profile applies them)
+//        sable --headless --webdriver=PORT [--profile=DIR] [--width N] [--height N]
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,7 @@ import Lockdown
 import NetworkingCore
 import RenderingCore
 import WebContentCore
+import WebDriver
 
 func value(_ v: String?) -> String {
     guard let v else { usage() }
@@ -30,8 +32,12 @@ func number<T: LosslessStringConvertible>(_ v: String?) -> T {
 }
 
 func usage() -> Never {
-    let text = "usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR] [--linger SECONDS]\n"
-        + "       sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]\n"
+    let text = """
+        usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR] [--linger SECONDS]
+               sable --headless --webdriver=PORT [--profile=DIR] [--width N] [--height N]
+               sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]
+
+        """
     _ = text.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
@@ -61,9 +67,18 @@ var screenshot: String?
 var target: String?
 var options = Browser.Options()
 var linger = 0.0
+var webdriverPort: Int?
+nonisolated(unsafe) var stopRequested: sig_atomic_t = 0
 var rest = arguments.dropFirst()
-while let a = rest.popFirst() {
+while var a = rest.popFirst() {
+    if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
+        rest.insert(String(a[a.index(after: eq)...]), at: rest.startIndex)
+        a = String(a[..<eq])
+    }
     switch a {
+    case "--webdriver":
+        guard let p = Int(value(rest.popFirst())), (0...65535).contains(p) else { usage() }
+        webdriverPort = p
     case "--headless": headless = true
     case "--screenshot": screenshot = value(rest.popFirst())
     case "--profile": options.profileDirectory = value(rest.popFirst())
@@ -77,6 +92,33 @@ while let a = rest.popFirst() {
     }
 }
 // A window comes later: headless is the only host for now.
-guard headless, let screenshot, let target else { usage() }
 signal(SIGPIPE, SIG_IGN)
+/// Serves WebDriver until SIGTERM or SIGINT; the browser's processes end with it.
+func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
+    let browser: Browser
+    do {
+        browser = try Browser(options: options)
+    } catch {
+        _ = "sable: \(error.description)\n".withCString { write(2, $0, strlen($0)) }
+        return 2
+    }
+    let server = WebDriverServer(browser: browser)
+    do {
+        try server.start(port: port)
+    } catch {
+        _ = "sable: cannot listen on 127.0.0.1:\(port): \(error)\n".withCString { write(2, $0, strlen($0)) }
+        return 2
+    }
+    _ = "sable: WebDriver on http://127.0.0.1:\(server.port)\n".withCString { write(2, $0, strlen($0)) }
+    signal(SIGTERM) { _ in stopRequested = 1 }
+    signal(SIGINT) { _ in stopRequested = 1 }
+    server.run(until: { stopRequested != 0 })
+    server.shutdown()
+    for tab in browser.tabs { browser.closeTab(tab) }
+    return 0
+}
+if headless, let port = webdriverPort, screenshot == nil, target == nil {
+    exit(serveWebDriver(port: port, options: options))
+}
+guard headless, let screenshot, let target else { usage() }
 exit(Headless.screenshot(target: target, output: screenshot, options: options, linger: linger))

@@ -145,8 +145,12 @@ func peerCloses(_ fd: Int32, seconds: Int32 = 10) -> Bool {
         #expect(pump(browser) { showsErrorPage(tab) })
         // The host and the other tab go on.
         expectRedBox(browser, other)
-        browser.load(tab, .html("<p>x", baseURL: "about:blank"))
-        #expect(tab.state == .crashed)
+        // The next navigation gives the tab a new content process.
+        let dead = tab.pid
+        browser.load(tab, .html("<title>Again</title><p>x", baseURL: "about:blank"))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        #expect(tab.state == .loaded && tab.title == "Again")
+        #expect(tab.pid != dead && tab.relaunches == 1)
     }
 
     @Test(arguments: ["rendering", "networking"])

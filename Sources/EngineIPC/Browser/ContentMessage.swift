@@ -9,6 +9,12 @@
 //   host -> content   load(LoadRequest)            a URL, an HTML string or a file's bytes
 //   content -> host   loaded(id, url, title)       the page was laid out and rendered
 //                     | loadFailed(id, url, why)   an error value the host shows in the tab
+//   host -> content   command(id, name, args)      a WebDriver operation on the page (execute a
+//                                                  script, find elements, click, text, source)
+//   content -> host   commandResult(id, json, frame, navigation)
+//                                                  its JSON answer; the frame rendered after it
+//                                                  (0: none), a navigation it started ("" none)
+//   content -> host   navigate(url)                a script navigated outside a command (timer)
 //   host -> content   shutdown
 //
 // `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
@@ -49,12 +55,15 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
     case loaded(id: UInt32, url: String, title: String)
     case loadFailed(id: UInt32, url: String, reason: String)
     case shutdown
+    case command(id: UInt32, name: String, arguments: [String])
+    case commandResult(id: UInt32, json: String, frame: UInt32, navigation: String)
+    case navigate(url: String)
 
     /// A page or a file goes through here: the networking limit.
     public static let maxPayload = Frame.defaultMaxPayload
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate
     }
 
     public var frame: Frame {
@@ -79,6 +88,12 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .loaded(let id, let url, let title): kind = .loaded; w.u32(id); w.string(url); w.string(title)
         case .loadFailed(let id, let url, let reason): kind = .loadFailed; w.u32(id); w.string(url); w.string(reason)
         case .shutdown: kind = .shutdown
+        case .command(let id, let name, let arguments):
+            kind = .command; w.u32(id); w.string(name); w.u32(UInt32(arguments.count))
+            for a in arguments { w.string(a) }
+        case .commandResult(let id, let json, let frame, let navigation):
+            kind = .commandResult; w.u32(id); w.string(json); w.u32(frame); w.string(navigation)
+        case .navigate(let url): kind = .navigate; w.string(url)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -107,6 +122,15 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .loaded: self = .loaded(id: try r.u32(), url: try r.string(), title: try r.string())
         case .loadFailed: self = .loadFailed(id: try r.u32(), url: try r.string(), reason: try r.string())
         case .shutdown: self = .shutdown
+        case .command:
+            let id = try r.u32(), name = try r.string()
+            let count = try r.u32()
+            guard count <= 16 else { throw .malformed("too many command arguments") }
+            var arguments: [String] = []
+            for _ in 0..<count { arguments.append(try r.string()) }
+            self = .command(id: id, name: name, arguments: arguments)
+        case .commandResult: self = .commandResult(id: try r.u32(), json: try r.string(), frame: try r.u32(), navigation: try r.string())
+        case .navigate: self = .navigate(url: try r.string())
         }
         try r.finish()
     }

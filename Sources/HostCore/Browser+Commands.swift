@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EngineIPC
+
+/// A content process's answer to a page command (`Browser.command`).
+struct CommandResult {
+    var json: String
+    var frame: UInt32
+    var navigation: String
+}
+
+/// Session history and page commands: what WebDriver (and a future window's UI) asks of a tab.
+extension Browser {
+    /// Navigates `tab` to `destination` as a new history entry (forward entries are dropped).
+    public func navigate(_ tab: Tab, _ destination: LoadDestination) {
+        if tab.historyIndex + 1 < tab.history.count { tab.history.removeSubrange((tab.historyIndex + 1)...) }
+        tab.history.append(destination)
+        tab.historyIndex = tab.history.count - 1
+        load(tab, destination)
+    }
+
+    /// Goes `delta` entries back (negative) or forward in the tab's history; false if there is none.
+    @discardableResult
+    public func traverse(_ tab: Tab, by delta: Int) -> Bool {
+        let target = tab.historyIndex + delta
+        guard target >= 0, target < tab.history.count else { return false }
+        tab.historyIndex = target
+        load(tab, tab.history[target])
+        return true
+    }
+
+    /// Loads the current history entry again.
+    public func reload(_ tab: Tab) {
+        guard tab.historyIndex >= 0 else { return }
+        load(tab, tab.history[tab.historyIndex])
+    }
+
+    public struct CommandAnswer: Sendable {
+        /// `{"value": ...}` or `{"error": ..., "message": ...}` (WebDriver's error codes).
+        public var json: String
+        /// The URL the command navigated to (a click on a link), nil if none.
+        public var navigation: String?
+    }
+
+    /// Runs a page command in `tab`'s content process (`execute`, `find`, `text`,
+    /// `attribute`, `property`, `tagName`, `click`, `source`) and waits for its answer, for the
+    /// frame it rendered to arrive, and for a navigation it started to load. Nil when the tab
+    /// has no live content process or the answer did not come within `timeout` seconds
+    /// (then the process is stopped as unresponsive: a script that never ends).
+    public func command(_ tab: Tab, _ name: String, _ arguments: [String], timeout: Double = 30) -> CommandAnswer? {
+        if tab.isLoading { _ = waitForPage(tab, timeout: timeout) }  // a navigation a script started
+        guard tab.isAlive, !tab.isLoading else { return nil }
+        let id = nextCommandID()
+        do {
+            try tab.connection.send(message: ContentMessage.command(id: id, name: name, arguments: arguments))
+        } catch {
+            contentFailed(tab, error)
+            return nil
+        }
+        let deadline = Clock.monotonicNanoseconds() + UInt64(timeout * 1e9)
+        while tab.commandResults[id] == nil {
+            guard tab.isAlive else { return nil }
+            if Clock.monotonicNanoseconds() > deadline {
+                unresponsive(tab)
+                return nil
+            }
+            pump(timeoutMilliseconds: 50)
+        }
+        let result = tab.commandResults.removeValue(forKey: id)!
+        if result.frame != 0 {
+            // The layer travels rendering -> host on its own connection: wait for it (briefly).
+            let end = Clock.monotonicNanoseconds() + 5_000_000_000
+            while tab.isAlive && tab.contentFrame < result.frame && Clock.monotonicNanoseconds() < end {
+                pump(timeoutMilliseconds: 20)
+            }
+        }
+        if !result.navigation.isEmpty {
+            navigate(tab, .url(result.navigation))
+            _ = waitForPage(tab)
+        }
+        return CommandAnswer(json: result.json, navigation: result.navigation.isEmpty ? nil : result.navigation)
+    }
+
+    func nextCommandID() -> UInt32 {
+        commandSequence &+= 1
+        return commandSequence
+    }
+}
