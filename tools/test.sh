@@ -30,6 +30,9 @@ echo "== lockdown: forbidden operations in fresh workers, system-call sweep, ben
 .build/release/jsrun --lockdown-sweep
 tools/lockdown-compare.sh
 
+echo "== browser: Selenium drives sable --headless --webdriver through a local site"
+tools/browser-e2e.sh .build/release/sable
+
 echo "== JIT: every bench script the same with --jit=eager as with --jit=off"
 tools/jit-compare.sh
 
