@@ -104,6 +104,10 @@ public final class Runtime {
     /// inherits %Function.prototype%, so no own @@hasInstance): `instanceof` and `new` read
     /// such a function's prototype from slot 2 without a lookup.
     var plainFunctionShape: UnsafeMutableRawPointer?
+    /// The dictionary shape every Proxy shares (never cached; in `permanentRoots`).
+    var proxyShape: UnsafeMutableRawPointer?
+    /// The native body of Proxy.revocable's revoke functions.
+    var proxyRevokeIndex = 0
     /// The realm's global object (the realm marks it), read by getGlobal without loading
     /// the realm first.
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!

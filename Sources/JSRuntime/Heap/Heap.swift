@@ -41,6 +41,8 @@ public enum CellKind: UInt8, Sendable {
     case regexp
     case date
     case accessorPair
+    /// A Proxy exotic object (Builtins/Proxy.swift).
+    case proxy
 }
 
 /// The 8 bytes at the start of every cell.

@@ -148,6 +148,7 @@ extension Runtime {
         guard v.isCell else { return false }
         switch header(v.asCell).pointee.kind {
         case .function, .nativeFunction, .boundFunction: return true
+        case .proxy: return JSObject(v).flags & ProxyFlags.callable != 0
         default: return false
         }
     }
