@@ -436,6 +436,7 @@ extension Runtime {
             named = try namedKey(forIndex: i)
         case .named(let k):
             if o.kind == .array && k.cell == atom(static: "length") { return false }
+            if o.kind == .boxedPrimitive && k.cell == lengthAtom && isString(o.extraValue(1)) { return false }
             named = k
         }
         guard let entry = ShapeCell(o.shape).lookup(named) else { return true }
