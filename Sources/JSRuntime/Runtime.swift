@@ -108,6 +108,11 @@ public final class Runtime {
     var proxyShape: UnsafeMutableRawPointer?
     /// The native body of Proxy.revocable's revoke functions.
     var proxyRevokeIndex = 0
+    /// %IteratorHelperPrototype% and %WrapForValidIteratorPrototype% (Builtins/IteratorHelpers.swift; in `permanentRoots`).
+    var iteratorHelperPrototype: JSObject?
+    var wrapForValidIteratorPrototype: JSObject?
+    /// %Iterator%.
+    var iteratorConstructorValue = Value.undefined
     /// The realm's global object (the realm marks it), read by getGlobal without loading
     /// the realm first.
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!

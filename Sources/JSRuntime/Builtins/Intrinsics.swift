@@ -55,6 +55,7 @@ extension Runtime {
         try installEval()
         try installArray()
         try installIteration()
+        try installIteratorHelpers()
         try installSymbol()
         try installCollections()
         try installReflect()
