@@ -113,6 +113,10 @@ public final class Runtime {
     var wrapForValidIteratorPrototype: JSObject?
     /// %Iterator%.
     var iteratorConstructorValue = Value.undefined
+    /// SuppressedError and DisposableStack (Builtins/ResourceManagement.swift; in `permanentRoots`).
+    var suppressedErrorPrototype: JSObject?
+    var suppressedErrorConstructor = Value.undefined
+    var disposableStackPrototype: JSObject?
     /// The realm's global object (the realm marks it), read by getGlobal without loading
     /// the realm first.
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!

@@ -60,7 +60,7 @@ extension Runtime {
     }
 
     func thisHelper(_ v: Value, _ method: String) throws(JSException) -> JSObject {
-        guard isObject(v), JSObject(v).kind == .iterator, JSObject(v).flags & IteratorHelperFlags.helper != 0 else {
+        guard isObject(v), JSObject(v).kind == .iterator, JSObject(v).flags & (IteratorHelperFlags.helper | IteratorHelperFlags.wrapper) == IteratorHelperFlags.helper else {
             throw try typeError("Iterator Helper.prototype.\(method) called on incompatible receiver \(try describeForError(v))")
         }
         return JSObject(v)
@@ -531,7 +531,7 @@ extension Runtime {
             throw e
         }
         let limit = try toIntegerOrInfinity(Value(n))
-        if limit < 0 {
+        if limit < 0 || (limit.isFinite && limit > 9007199254740991) {
             let e = try rangeError("Iterator.prototype.\(method): \(try describeForError(v)) must be positive")
             iteratorCloseOnThrow(closing)
             throw e
@@ -601,7 +601,7 @@ extension Runtime {
         wrapForValidIteratorPrototype = wrapProto
         permanentRoots.append(Value(cell: wrapProto.cell))
         func thisWrapper(_ rt: Runtime, _ v: Value) throws(JSException) -> JSObject {
-            guard rt.isObject(v), JSObject(v).kind == .iterator, JSObject(v).flags & IteratorHelperFlags.wrapper != 0 else {
+            guard rt.isObject(v), JSObject(v).kind == .iterator, JSObject(v).flags & (IteratorHelperFlags.helper | IteratorHelperFlags.wrapper) == IteratorHelperFlags.wrapper else {
                 throw try rt.typeError("incompatible receiver \(try rt.describeForError(v))")
             }
             return JSObject(v)
