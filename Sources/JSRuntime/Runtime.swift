@@ -115,6 +115,19 @@ public final class Runtime {
     /// inherits %Function.prototype%, so no own @@hasInstance): `instanceof` and `new` read
     /// such a function's prototype from slot 2 without a lookup.
     var plainFunctionShape: UnsafeMutableRawPointer?
+    /// The dictionary shape every Proxy shares (never cached; in `permanentRoots`).
+    var proxyShape: UnsafeMutableRawPointer?
+    /// The native body of Proxy.revocable's revoke functions.
+    var proxyRevokeIndex = 0
+    /// %IteratorHelperPrototype% and %WrapForValidIteratorPrototype% (Builtins/IteratorHelpers.swift; in `permanentRoots`).
+    var iteratorHelperPrototype: JSObject?
+    var wrapForValidIteratorPrototype: JSObject?
+    /// %Iterator%.
+    var iteratorConstructorValue = Value.undefined
+    /// SuppressedError and DisposableStack (Builtins/ResourceManagement.swift; in `permanentRoots`).
+    var suppressedErrorPrototype: JSObject?
+    var suppressedErrorConstructor = Value.undefined
+    var disposableStackPrototype: JSObject?
     /// The realm's global object (the realm marks it), read by getGlobal without loading
     /// the realm first.
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!

@@ -47,7 +47,7 @@ extension Runtime {
 
     /// ArraySpeciesCreate(originalArray, length).
     func arraySpeciesCreate(_ original: JSObject, _ length: Int) throws(JSException) -> JSObject {
-        if original.kind != .array { return try arrayCreate(length) }
+        if !(try isArray(Value(cell: original.cell))) { return try arrayCreate(length) }
         var c = try get(original, key(static: "constructor"), receiver: Value(cell: original.cell))
         if isObject(c) {
             c = try get(JSObject(c), symbolKey(wellKnown.species), receiver: c)
@@ -88,7 +88,7 @@ extension Runtime {
         guard isObject(v) else { return false }
         let s = try get(JSObject(v), symbolKey(wellKnown.isConcatSpreadable), receiver: v)
         if !s.isUndefined { return toBoolean(s) }
-        return isArray(v)
+        return try isArray(v)
     }
 
     /// A relative index clamped to 0...len (start/end arguments); `undefined` gives `defaultValue`.
@@ -115,7 +115,7 @@ extension Runtime {
             if let mapper {
                 element = try call(mapper, this: thisArg, element, Value(sourceIndex), Value(cell: source.cell))
             }
-            if depth > 0 && isArray(element) {
+            if depth > 0, try isArray(element) {
                 heap.pushRoot(element)
                 defer { heap.popRoots(1) }
                 let e = JSObject(element)
@@ -244,7 +244,7 @@ extension Runtime {
             return Value(cell: a.cell)
         }
         try method(ctor, "isArray", 1) { rt, _, args, _ throws(JSException) in
-            Value(rt.isArray(rt.arg(args, 0)))
+            Value(try rt.isArray(rt.arg(args, 0)))
         }
         try method(ctor, "of", 0) { rt, this, args, _ throws(JSException) in
             let a = try rt.constructThisOrArray(this, args.count)

@@ -14,12 +14,7 @@ extension Runtime {
         guard isObject(v) else { return false }
         let proto = try get(f, key(static: "prototype"), receiver: c)
         guard isObject(proto) else { throw try typeError("Function has non-object prototype '\(try describeForError(proto))' in instanceof check") }
-        var o = JSObject(v).prototype
-        while o.isCell {
-            if o.bits == proto.bits { return true }
-            o = JSObject(o).prototype
-        }
-        return false
+        return try prototypeChainContains(JSObject(v), proto)
     }
 
     /// CreateListFromArrayLike into a fresh JS array (so the values stay visible to the collector).
@@ -212,7 +207,7 @@ extension Runtime {
             if target.flags & ObjectFlags.constructor != 0 { b.flags |= ObjectFlags.constructor }
             rt.heap.pushRoot(Value(cell: b.cell))
             defer { rt.heap.popRoots(1) }
-            let targetProto = target.prototype
+            let targetProto = try rt.getPrototypeOf(target)
             if targetProto.bits != Value(cell: rt.realm.functionPrototype.cell).bits { _ = try rt.setPrototype(b, targetProto) }
             var l = 0.0
             if try rt.getOwnProperty(target, rt.key(static: "length")) != nil {

@@ -55,6 +55,7 @@ extension Runtime {
         try installEval()
         try installArray()
         try installIteration()
+        try installIteratorHelpers()
         try installSymbol()
         try installCollections()
         try installReflect()
@@ -72,6 +73,7 @@ extension Runtime {
         try installDate()
         try installJSON()
         try installErrors()
+        try installResourceManagement()
         try installConsole()
         try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
         outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")

@@ -11,9 +11,11 @@ public struct WellKnownSymbols {
     public var replace = Value.undefined, search = Value.undefined, species = Value.undefined
     public var split = Value.undefined, toPrimitive = Value.undefined, toStringTag = Value.undefined
     public var unscopables = Value.undefined
+    public var dispose = Value.undefined, asyncDispose = Value.undefined
 
     static let names = ["asyncIterator", "hasInstance", "isConcatSpreadable", "iterator", "match", "matchAll",
-                        "replace", "search", "species", "split", "toPrimitive", "toStringTag", "unscopables"]
+                        "replace", "search", "species", "split", "toPrimitive", "toStringTag", "unscopables",
+                        "dispose", "asyncDispose"]
 
     subscript(name: String) -> Value {
         get {
@@ -30,6 +32,8 @@ public struct WellKnownSymbols {
             case "split": return split
             case "toPrimitive": return toPrimitive
             case "toStringTag": return toStringTag
+            case "dispose": return dispose
+            case "asyncDispose": return asyncDispose
             default: return unscopables
             }
         }
@@ -47,6 +51,8 @@ public struct WellKnownSymbols {
             case "split": split = newValue
             case "toPrimitive": toPrimitive = newValue
             case "toStringTag": toStringTag = newValue
+            case "dispose": dispose = newValue
+            case "asyncDispose": asyncDispose = newValue
             default: unscopables = newValue
             }
         }

@@ -223,7 +223,7 @@ extension Runtime {
         defer { heap.popRoots(1) }
         if isObject(val) {
             let o = JSObject(val)
-            if o.kind == .array {
+            if try isArray(val) {
                 let len = try lengthOf(o)
                 var i = 0
                 while i < len {
@@ -408,7 +408,7 @@ extension Runtime {
                 rt.heap.pushRoot(value)
                 defer { rt.heap.popRoots(1) }
                 let o = JSObject(value)
-                if o.kind == .array { try serializeArray(o) } else { try serializeObject(o) }
+                if try rt.isArray(value) { try serializeArray(o) } else { try serializeObject(o) }
                 return true
             }
             return false
@@ -488,7 +488,7 @@ extension Runtime {
         defer { heap.popRoots(roots) }
         if isCallable(replacerArg) {
             ser.replacer = replacerArg
-        } else if isObject(replacerArg), JSObject(replacerArg).kind == .array {
+        } else if try isArray(replacerArg) {
             let r = JSObject(replacerArg)
             let list = try newArray()
             heap.pushRoot(Value(cell: list.cell)); roots += 1

@@ -12,8 +12,17 @@ extension Runtime {
         return n
     }
 
-    /// IsArray (no proxies yet).
-    func isArray(_ v: Value) -> Bool { isObject(v) && JSObject(v).kind == .array }
+    /// IsArray: an Array exotic object, or a proxy whose target is one (a TypeError for a
+    /// revoked proxy).
+    func isArray(_ v: Value) throws(JSException) -> Bool {
+        guard isObject(v) else { return false }
+        let o = JSObject(v)
+        if o.kind == .array { return true }
+        if o.kind != .proxy { return false }
+        try checkStack()
+        if !o.extraValue(1).isCell { throw try typeError("Cannot perform 'IsArray' on a proxy that has been revoked") }
+        return try isArray(o.extraValue(0))
+    }
 
     // IsConstructor: `isConstructor(_:)` in Promise.swift.
 
@@ -155,10 +164,11 @@ extension Runtime {
     }
 
     /// SetIntegrityLevel (sealed or frozen).
-    func setIntegrity(_ o: JSObject, frozen: Bool) throws(JSException) {
-        o.flags |= ObjectFlags.nonExtensible
-        noteShapeChange(o)
+    func setIntegrity(_ o: JSObject, frozen: Bool) throws(JSException) -> Bool {
+        if !(try preventExtensions(o)) { return false }
         let keys = try ownKeys(o)
+        let rooted = rootKeys(keys)
+        defer { heap.popRoots(rooted) }
         for k in keys {
             if frozen {
                 guard let p = try getOwnProperty(o, k) else { continue }
@@ -169,12 +179,16 @@ extension Runtime {
                 try definePropertyOrThrow(o, k, PropertyDescriptor(configurable: false))
             }
         }
+        return true
     }
 
     /// TestIntegrityLevel.
     func testIntegrity(_ o: JSObject, frozen: Bool) throws(JSException) -> Bool {
-        if o.isExtensible { return false }
-        for k in try ownKeys(o) {
+        if try isExtensibleObject(o) { return false }
+        let keys = try ownKeys(o)
+        let rooted = rootKeys(keys)
+        defer { heap.popRoots(rooted) }
+        for k in keys {
             if let p = try getOwnProperty(o, k) {
                 if p.attributes.contains(.configurable) { return false }
                 if frozen, case .data(_, let a) = p, a.contains(.writable) { return false }
@@ -183,13 +197,6 @@ extension Runtime {
         return true
     }
 
-    /// [[PreventExtensions]].
-    func preventExtensions(_ o: JSObject) {
-        if o.isExtensible {
-            o.flags |= ObjectFlags.nonExtensible
-            noteShapeChange(o)
-        }
-    }
 
     enum EnumerableKind { case keys, values, entries }
 
@@ -353,9 +360,7 @@ extension Runtime {
             let v = rt.arg(args, 0)
             guard rt.isObject(v) else { return .false }
             let o = try rt.thisObject(this, "Object.prototype.isPrototypeOf")
-            var p = JSObject(v).prototype
-            while p.isCell { if p.asCell == o.cell { return .true }; p = JSObject(p).prototype }
-            return .false
+            return Value(try rt.prototypeChainContains(JSObject(v), Value(cell: o.cell)))
         }
         try method(proto, "propertyIsEnumerable", 1) { rt, this, args, _ throws(JSException) in
             let k = try rt.toPropertyKey(rt.arg(args, 0))
@@ -398,7 +403,7 @@ extension Runtime {
         }
         // Annex B: __proto__, __defineGetter__ and friends.
         try accessor(proto, key(static: "__proto__"), name: "__proto__", getter: { rt, this, _, _ throws(JSException) in
-            try rt.thisObject(this, "Object.prototype.__proto__").prototype
+            try rt.getPrototypeOf(try rt.thisObject(this, "Object.prototype.__proto__"))
         }, setter: { rt, this, args, _ throws(JSException) in
             if this.isNullish { throw try rt.typeError("Object.prototype.__proto__ called on null or undefined") }
             let p = rt.arg(args, 0)
@@ -428,7 +433,7 @@ extension Runtime {
                         if case .accessor(let g, let s, _) = p { return isGetter ? g : s }
                         return .undefined
                     }
-                    let next = o.prototype
+                    let next = try rt.getPrototypeOf(o)
                     if !next.isCell { return .undefined }
                     o = JSObject(next)
                 }
@@ -491,7 +496,7 @@ extension Runtime {
         try method(ctor, "freeze", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
             guard rt.isObject(o) else { return o }
-            try rt.setIntegrity(JSObject(o), frozen: true)
+            if !(try rt.setIntegrity(JSObject(o), frozen: true)) { throw try rt.typeError("Object.freeze: cannot prevent extensions") }
             return o
         }
         try method(ctor, "fromEntries", 1) { rt, _, args, _ throws(JSException) in
@@ -548,7 +553,7 @@ extension Runtime {
             try rt.ownKeysArray(try rt.toObject(rt.arg(args, 0)), symbols: true)
         }
         try method(ctor, "getPrototypeOf", 1) { rt, _, args, _ throws(JSException) in
-            try rt.toObject(rt.arg(args, 0)).prototype
+            try rt.getPrototypeOf(try rt.toObject(rt.arg(args, 0)))
         }
         try method(ctor, "groupBy", 2) { rt, _, args, _ throws(JSException) in
             let groups = try rt.groupBy(rt.arg(args, 0), rt.arg(args, 1), propertyKeys: true)
@@ -576,7 +581,8 @@ extension Runtime {
         }
         try method(ctor, "isExtensible", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
-            return Value(rt.isObject(o) && JSObject(o).isExtensible)
+            guard rt.isObject(o) else { return .false }
+            return Value(try rt.isExtensibleObject(JSObject(o)))
         }
         try method(ctor, "isFrozen", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
@@ -593,13 +599,15 @@ extension Runtime {
         }
         try method(ctor, "preventExtensions", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
-            if rt.isObject(o) { rt.preventExtensions(JSObject(o)) }
+            if rt.isObject(o), !(try rt.preventExtensions(JSObject(o))) {
+                throw try rt.typeError("Object.preventExtensions: cannot prevent extensions")
+            }
             return o
         }
         try method(ctor, "seal", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
             guard rt.isObject(o) else { return o }
-            try rt.setIntegrity(JSObject(o), frozen: false)
+            if !(try rt.setIntegrity(JSObject(o), frozen: false)) { throw try rt.typeError("Object.seal: cannot prevent extensions") }
             return o
         }
         try method(ctor, "setPrototypeOf", 2) { rt, _, args, _ throws(JSException) in

@@ -7,6 +7,7 @@ extension Runtime {
     }
 
     func installReflect() throws(JSException) {
+        try installProxy()
         let r = try newObject()
         try put(realm.global, "Reflect", Value(cell: r.cell))
         try defineOwnProperty(r, symbolKey(wellKnown.toStringTag), .data(try makeString("Reflect"), [.configurable]))
@@ -50,14 +51,14 @@ extension Runtime {
             return try rt.fromPropertyDescriptor(try rt.getOwnProperty(o, try rt.toPropertyKey(rt.arg(args, 1))))
         }
         try method(r, "getPrototypeOf", 1) { rt, _, args, _ throws(JSException) in
-            try rt.reflectTarget(rt.arg(args, 0), "getPrototypeOf").prototype
+            try rt.getPrototypeOf(try rt.reflectTarget(rt.arg(args, 0), "getPrototypeOf"))
         }
         try method(r, "has", 2) { rt, _, args, _ throws(JSException) in
             let o = try rt.reflectTarget(rt.arg(args, 0), "has")
             return Value(try rt.hasProperty(o, try rt.toPropertyKey(rt.arg(args, 1))))
         }
         try method(r, "isExtensible", 1) { rt, _, args, _ throws(JSException) in
-            Value(try rt.reflectTarget(rt.arg(args, 0), "isExtensible").isExtensible)
+            Value(try rt.isExtensibleObject(try rt.reflectTarget(rt.arg(args, 0), "isExtensible")))
         }
         try method(r, "ownKeys", 1) { rt, _, args, _ throws(JSException) in
             let o = try rt.reflectTarget(rt.arg(args, 0), "ownKeys")
@@ -69,8 +70,7 @@ extension Runtime {
             return Value(cell: a.cell)
         }
         try method(r, "preventExtensions", 1) { rt, _, args, _ throws(JSException) in
-            rt.preventExtensions(try rt.reflectTarget(rt.arg(args, 0), "preventExtensions"))
-            return .true
+            Value(try rt.preventExtensions(try rt.reflectTarget(rt.arg(args, 0), "preventExtensions")))
         }
         try method(r, "set", 3) { rt, _, args, _ throws(JSException) in
             let o = try rt.reflectTarget(rt.arg(args, 0), "set")

@@ -49,7 +49,7 @@ extension Runtime {
     }
 
     /// Is `v` an Array exotic object?
-    public func isArrayObject(_ v: Value) -> Bool { isArray(v) }
+    public func isArrayObject(_ v: Value) -> Bool { (try? isArray(v)) ?? false }
 }
 
 extension JSException {

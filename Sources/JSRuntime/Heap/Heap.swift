@@ -47,6 +47,8 @@ public enum CellKind: UInt8, Sendable {
     /// WeakRef and FinalizationRegistry objects (Builtins/WeakRefs.swift).
     case weakRef
     case finalizationRegistry
+    /// A Proxy exotic object (Builtins/Proxy.swift).
+    case proxy
 }
 
 /// The 8 bytes at the start of every cell.

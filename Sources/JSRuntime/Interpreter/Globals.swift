@@ -143,7 +143,7 @@ extension Runtime {
             array.elementsLength = i + 1
             array.arrayLength = UInt32(i + 1)
         }
-        try setIntegrity(array, frozen: true)
+        _ = try setIntegrity(array, frozen: true)
         try definePropertyOrThrow(realm.global, key("scriptArgs"),
                                   .data(Value(cell: array.cell), [.writable, .configurable]))
     }

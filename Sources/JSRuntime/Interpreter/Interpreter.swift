@@ -276,6 +276,9 @@ extension Runtime {
             return try run(entryDepth: frames.count - 1)
         case .boundFunction:
             return try callBound(o, args, newTarget: newTarget)
+        case .proxy where o.flags & ProxyFlags.callable != 0:
+            if !newTarget.isUndefined { return try proxyConstruct(o, args, newTarget: newTarget) }
+            return try proxyCall(o, this: this, args)
         default:
             throw try typeError("\(try describeForError(f)) is not a function")
         }
@@ -296,6 +299,8 @@ extension Runtime {
             return try callFunction(f, this: thisValue, args, newTarget: newTarget)
         case .nativeFunction, .boundFunction:
             return try callFunction(f, this: .undefined, args, newTarget: newTarget)
+        case .proxy:
+            return try proxyConstruct(o, args, newTarget: newTarget)
         default:
             throw try typeError("not a constructor")
         }

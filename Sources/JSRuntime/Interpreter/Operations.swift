@@ -154,6 +154,7 @@ extension Runtime {
         guard v.isCell else { return false }
         switch header(v.asCell).pointee.kind {
         case .function, .nativeFunction, .boundFunction: return true
+        case .proxy: return JSObject(v).flags & ProxyFlags.callable != 0
         default: return false
         }
     }
@@ -168,14 +169,7 @@ extension Runtime {
             // OrdinaryHasInstance with the prototype from its slot.
             guard isObject(v) else { return false }
             let proto = t.slot(2)
-            if isObject(proto) {
-                var o = JSObject(v).prototype
-                while o.isCell {
-                    if o.bits == proto.bits { return true }
-                    o = JSObject(o).prototype
-                }
-                return false
-            }
+            if isObject(proto) { return try prototypeChainContains(JSObject(v), proto) }
         }
         if t.kind == .function && t.prototype.bits == Value(cell: realm.functionPrototype.cell).bits
             && ShapeCell(t.shape).lookup(PropertyKey(cell: wellKnown.hasInstance.asCell)) == nil {
@@ -308,6 +302,8 @@ extension Runtime {
         var p = o.prototype
         while p.isCell {
             let h = JSObject(p)
+            // An exotic object up the chain has its own [[Set]] (a proxy's trap).
+            if h.flags & ObjectFlags.exotic != 0 { return false }
             if let entry = ShapeCell(h.shape).lookup(k) {
                 return !entry.attributes.contains(.accessor) && entry.attributes.contains(.writable)
             }
@@ -497,7 +493,7 @@ extension Runtime {
         var p = o.prototype
         while p.isCell {
             let po = JSObject(p)
-            if po.elementsLength > 0 || po.flags & ObjectFlags.sparseElements != 0 { return true }
+            if po.elementsLength > 0 || po.flags & (ObjectFlags.sparseElements | ObjectFlags.exotic) != 0 { return true }
             p = po.prototype
         }
         return false
@@ -610,7 +606,7 @@ extension Runtime {
                     n += 1
                 }
             }
-            let p = obj.prototype
+            let p = try getPrototypeOf(obj)
             o = p.isCell ? JSObject(p) : nil
         }
         // Word 1 of the array: the cursor; word 2: the object (to skip deleted keys).

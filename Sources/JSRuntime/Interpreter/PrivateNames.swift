@@ -69,6 +69,13 @@ extension Runtime {
             }
             throw try typeError("Cannot initialize \(privateDescription(k)) twice on the same object")
         }
+        // A proxy keeps private elements in a dictionary shape of its own (the shared proxy
+        // shape stays empty).
+        if o.flags & ObjectFlags.exotic != 0 && o.shape == proxyShape {
+            heap.pushRoot(v)
+            defer { heap.popRoots(1) }
+            o.shape = try makeDictionaryShape(o.shape)
+        }
         if kind >= 2 {
             let pair = try makeAccessorPair(getter: kind == 2 ? v : .undefined, setter: kind == 3 ? v : .undefined)
             try addNamedProperty(o, pk, Value(cell: pair.cell), .accessor)

@@ -254,13 +254,7 @@ extension Runtime {
                         continue
                     }
                     if proto.isCell && isPastSymbolKind(proto.asCell) {
-                        var o = JSObject(a).prototype
-                        var found = false
-                        while o.isCell {
-                            if o.bits == proto.bits { found = true; break }
-                            o = JSObject(o).prototype
-                        }
-                        r[op.dst] = Value(found)
+                        r[op.dst] = Value(try prototypeChainContains(JSObject(a), proto))
                         pc += Op.Binary.length
                         continue
                     }

@@ -25,7 +25,8 @@ extension Runtime {
     public func get(_ object: JSObject, _ key: Key, receiver: Value) throws(JSException) -> Value {
         var o = object
         while true {
-            if let p = try getOwnProperty(o, key) {
+            if o.flags & ObjectFlags.exotic != 0 { return try exoticGet(o, key, receiver: receiver) }
+            if let p = try ordinaryGetOwnProperty(o, key) {
                 switch p {
                 case .data(let v, _): return v
                 case .accessor(let g, _, _):
@@ -37,6 +38,22 @@ extension Runtime {
             if !proto.isCell { return .undefined }
             o = JSObject(proto)
         }
+    }
+
+    /// OrdinaryGet for an exotic object that keeps the ordinary [[Get]] (its own
+    /// [[GetOwnProperty]] and [[GetPrototypeOf]] still apply).
+    func ordinaryGet(_ o: JSObject, _ key: Key, receiver: Value) throws(JSException) -> Value {
+        if let p = try getOwnProperty(o, key) {
+            switch p {
+            case .data(let v, _): return v
+            case .accessor(let g, _, _):
+                if g.isUndefined { return .undefined }
+                return try call(g, this: receiver)
+            }
+        }
+        let proto = try getPrototypeOf(o)
+        if !proto.isCell { return .undefined }
+        return try get(JSObject(proto), key, receiver: receiver)
     }
 
     public func get(_ object: JSObject, _ name: String) throws(JSException) -> Value {
@@ -51,11 +68,28 @@ extension Runtime {
         var o = object
         var ownDesc: OwnProperty? = nil
         while true {
-            if let p = try getOwnProperty(o, key) { ownDesc = p; break }
+            if o.flags & ObjectFlags.exotic != 0 { return try exoticSet(o, key, value, receiver: receiver) }
+            if let p = try ordinaryGetOwnProperty(o, key) { ownDesc = p; break }
             let proto = o.prototype
             if !proto.isCell { break }
             o = JSObject(proto)
         }
+        return try ordinarySetWithOwnDescriptor(o, key, value, receiver: receiver, ownDesc)
+    }
+
+    /// OrdinarySet for an exotic object that keeps the ordinary [[Set]].
+    func ordinarySet(_ o: JSObject, _ key: Key, _ value: Value, receiver: Value) throws(JSException) -> Bool {
+        let own = try getOwnProperty(o, key)
+        if own == nil {
+            let parent = try getPrototypeOf(o)
+            if parent.isCell { return try set(JSObject(parent), key, value, receiver: receiver) }
+        }
+        return try ordinarySetWithOwnDescriptor(o, key, value, receiver: receiver, own)
+    }
+
+    /// OrdinarySetWithOwnDescriptor (https://tc39.es/ecma262/#sec-ordinarysetwithowndescriptor).
+    func ordinarySetWithOwnDescriptor(_ o: JSObject, _ key: Key, _ value: Value, receiver: Value,
+                                      _ ownDesc: OwnProperty?) throws(JSException) -> Bool {
         switch ownDesc {
         case .accessor(_, let setter, _)?:
             if setter.isUndefined { return false }
@@ -68,6 +102,13 @@ extension Runtime {
         }
         guard receiver.isCell, isObject(receiver) else { return false }
         let r = JSObject(receiver)
+        if r.flags & ObjectFlags.exotic != 0 {
+            if let existing = try getOwnProperty(r, key) {
+                guard case .data(_, let attrs) = existing, attrs.contains(.writable) else { return false }
+                return try defineOwnProperty(r, key, PropertyDescriptor(value: value))
+            }
+            return try defineOwnProperty(r, key, .data(value, .all))
+        }
         // Fast path: an existing writable data property on the receiver itself.
         if r.cell == o.cell, case .data(_, let attrs)? = ownDesc {
             if r.kind == .array, case .named(let k) = key, k.cell == atom(static: "length") {
@@ -90,11 +131,20 @@ extension Runtime {
     public func hasProperty(_ object: JSObject, _ key: Key) throws(JSException) -> Bool {
         var o = object
         while true {
-            if try getOwnProperty(o, key) != nil { return true }
+            if o.flags & ObjectFlags.exotic != 0 { return try exoticHasProperty(o, key) }
+            if try ordinaryGetOwnProperty(o, key) != nil { return true }
             let proto = o.prototype
             if !proto.isCell { return false }
             o = JSObject(proto)
         }
+    }
+
+    /// OrdinaryHasProperty for an exotic object that keeps the ordinary [[HasProperty]].
+    func ordinaryHasProperty(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if try getOwnProperty(o, key) != nil { return true }
+        let parent = try getPrototypeOf(o)
+        if !parent.isCell { return false }
+        return try hasProperty(JSObject(parent), key)
     }
 
     @inline(__always) public func isObject(_ v: Value) -> Bool {

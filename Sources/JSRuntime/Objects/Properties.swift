@@ -126,7 +126,14 @@ extension Runtime {
         return .data(v, entry.attributes)
     }
 
+    /// [[GetOwnProperty]].
     public func getOwnProperty(_ o: JSObject, _ key: Key) throws(JSException) -> OwnProperty? {
+        if o.flags & ObjectFlags.exotic != 0 { return try exoticGetOwnProperty(o, key) }
+        return try ordinaryGetOwnProperty(o, key)
+    }
+
+    /// OrdinaryGetOwnProperty (with the String and Array exotic parts).
+    func ordinaryGetOwnProperty(_ o: JSObject, _ key: Key) throws(JSException) -> OwnProperty? {
         switch key {
         case .index(let i):
             if Int(i) < o.elementsLength, let e = o.elements {
@@ -168,11 +175,16 @@ extension Runtime {
     /// ValidateAndApplyPropertyDescriptor for ordinary objects (and array `length`/indices).
     @discardableResult
     public func defineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
+        if o.flags & ObjectFlags.exotic != 0 { return try exoticDefineOwnProperty(o, key, desc) }
+        return try ordinaryDefineOwnProperty(o, key, desc)
+    }
+
+    func ordinaryDefineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
         if o.kind == .array {
             if case .named(let k) = key, k.cell == atom(static: "length") { return try defineArrayLength(o, desc) }
             if case .index(let i) = key, i >= o.arrayLength, o.flags & ArrayFlags.lengthReadOnly != 0 { return false }
         }
-        let current = try getOwnProperty(o, key)
+        let current = try ordinaryGetOwnProperty(o, key)
         guard let current else {
             if !o.isExtensible { return false }
             var attrs: PropertyAttributes = []
@@ -400,6 +412,11 @@ extension Runtime {
 
     @discardableResult
     public func deleteProperty(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if o.flags & ObjectFlags.exotic != 0 { return try exoticDelete(o, key) }
+        return try ordinaryDelete(o, key)
+    }
+
+    func ordinaryDelete(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
         var named: PropertyKey
         switch key {
         case .index(let i):
@@ -419,6 +436,7 @@ extension Runtime {
             named = try namedKey(forIndex: i)
         case .named(let k):
             if o.kind == .array && k.cell == atom(static: "length") { return false }
+            if o.kind == .boxedPrimitive && k.cell == lengthAtom && isString(o.extraValue(1)) { return false }
             named = k
         }
         guard let entry = ShapeCell(o.shape).lookup(named) else { return true }
@@ -439,6 +457,11 @@ extension Runtime {
 
     /// Own keys in spec order: indices ascending, then strings, then symbols, in creation order.
     public func ownKeys(_ o: JSObject) throws(JSException) -> [Key] {
+        if o.flags & ObjectFlags.exotic != 0 { return try exoticOwnKeys(o) }
+        return try ordinaryOwnKeys(o)
+    }
+
+    func ordinaryOwnKeys(_ o: JSObject) throws(JSException) -> [Key] {
         var indices: [UInt32] = []
         if let e = o.elements {
             for i in 0..<o.elementsLength where !e[i].isEmpty { indices.append(UInt32(i)) }
@@ -469,7 +492,14 @@ extension Runtime {
 
     // MARK: - Prototype
 
+    /// [[SetPrototypeOf]].
     public func setPrototype(_ o: JSObject, _ proto: Value) throws(JSException) -> Bool {
+        if o.flags & ObjectFlags.exotic != 0 { return try exoticSetPrototypeOf(o, proto) }
+        return try ordinarySetPrototype(o, proto)
+    }
+
+    /// OrdinarySetPrototypeOf (the cycle walk stops at a proxy, as the spec's does).
+    func ordinarySetPrototype(_ o: JSObject, _ proto: Value) throws(JSException) -> Bool {
         let current = o.prototype
         if current == proto { return true }
         // %Object.prototype% is an immutable prototype exotic object.
@@ -479,6 +509,7 @@ extension Runtime {
         var p = proto
         while p.isCell {
             if p.asCell == o.cell { return false }
+            if JSObject(p).flags & ObjectFlags.exotic != 0 && JSObject(p).kind == .proxy { break }
             p = JSObject(p).prototype
         }
         heap.pushRoot(Value(cell: o.cell))
