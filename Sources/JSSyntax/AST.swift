@@ -406,6 +406,7 @@ public struct ModuleRequest: Sendable, Equatable {
 public struct ModuleAttribute: Sendable, Equatable {
     public var key: String
     public var value: String
+    public init(key: String, value: String) { self.key = key; self.value = value }
 }
 
 /// ImportEntry: `importName` nil is a namespace import (`import * as ns`).

@@ -44,10 +44,11 @@ extension Parser {
             if scope.binding(named: name) == nil {
                 throw error("Export '\(name)' is not defined in module", at: e.offset)
             }
-            if let imp = info.imports.first(where: { $0.localName == name }), let importName = imp.importName {
-                // `import {a} from "m"; export {a}`: a re-export of "m"'s binding.
+            if let imp = info.imports.first(where: { $0.localName == name }) {
+                // `import {a} from "m"; export {a}`: a re-export of "m"'s binding (of its
+                // namespace for `import * as a`, which resolves like `export * as a from "m"`).
                 info.indirectExports.append(ModuleExportEntry(exportName: e.exportName, localName: nil, request: imp.request,
-                                                              importName: importName, offset: e.offset))
+                                                              importName: imp.importName, offset: e.offset))
             } else {
                 local.append(e)
             }

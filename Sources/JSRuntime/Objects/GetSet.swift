@@ -48,6 +48,7 @@ extension Runtime {
     /// OrdinarySet (https://tc39.es/ecma262/#sec-ordinaryset). Returns false where strict
     /// code must throw a TypeError.
     public func set(_ object: JSObject, _ key: Key, _ value: Value, receiver: Value) throws(JSException) -> Bool {
+        if object.flags & ObjectFlags.moduleNamespace != 0 { return false }
         var o = object
         var ownDesc: OwnProperty? = nil
         while true {
@@ -88,6 +89,7 @@ extension Runtime {
     }
 
     public func hasProperty(_ object: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if object.flags & ObjectFlags.moduleNamespace != 0 { return try namespaceHas(object, key) }
         var o = object
         while true {
             if try getOwnProperty(o, key) != nil { return true }

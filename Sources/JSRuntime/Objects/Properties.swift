@@ -138,6 +138,7 @@ extension Runtime {
                 // No atom for the index's string means no property with that key.
                 if let k = existingIndexAtom(i), let entry = ShapeCell(o.shape).lookup(k) { return readSlot(o, entry) }
             }
+            if o.flags & ObjectFlags.moduleNamespace != 0 { return try namespaceOwnProperty(o, key) }
             return nil
         case .named(let k):
             if o.kind == .array && k.cell == atom(static: "length") {
@@ -148,6 +149,7 @@ extension Runtime {
             if o.kind == .boxedPrimitive, k.cell == atom(static: "length"), isString(o.extraValue(1)) {
                 return .data(Value(stringLength(o.extraValue(1))), [])
             }
+            if o.flags & ObjectFlags.moduleNamespace != 0 { return try namespaceOwnProperty(o, key) }
             return nil
         }
     }
@@ -168,6 +170,7 @@ extension Runtime {
     /// ValidateAndApplyPropertyDescriptor for ordinary objects (and array `length`/indices).
     @discardableResult
     public func defineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
+        if o.flags & ObjectFlags.moduleNamespace != 0 { return try namespaceDefine(o, key, desc) }
         if o.kind == .array {
             if case .named(let k) = key, k.cell == atom(static: "length") { return try defineArrayLength(o, desc) }
             if case .index(let i) = key, i >= o.arrayLength, o.flags & ArrayFlags.lengthReadOnly != 0 { return false }
@@ -421,6 +424,7 @@ extension Runtime {
             if o.kind == .array && k.cell == atom(static: "length") { return false }
             named = k
         }
+        if o.flags & ObjectFlags.moduleNamespace != 0, try isNamespaceExport(o, key) { return false }
         guard let entry = ShapeCell(o.shape).lookup(named) else { return true }
         if !entry.attributes.contains(.configurable) { return false }
         try ensureDictionary(o)
@@ -439,6 +443,7 @@ extension Runtime {
 
     /// Own keys in spec order: indices ascending, then strings, then symbols, in creation order.
     public func ownKeys(_ o: JSObject) throws(JSException) -> [Key] {
+        if o.flags & ObjectFlags.moduleNamespace != 0 { return try namespaceKeys(o) }
         var indices: [UInt32] = []
         if let e = o.elements {
             for i in 0..<o.elementsLength where !e[i].isEmpty { indices.append(UInt32(i)) }
