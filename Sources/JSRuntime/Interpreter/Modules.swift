@@ -729,16 +729,7 @@ extension Runtime {
         heap.pushRoot(p)
         defer { heap.popRoots(1) }
         try runJobs()
-        let promise = JSObject(p)
-        switch promiseState(promise) {
-        case .rejected:
-            promise.setWord(0, promise.word(0) | Runtime.promiseHandledBit)
-            throw JSException(value: promise.extraValue(1))
-        case .pending:
-            throw try makeError(.error, "The module '\(m.key)' did not finish evaluating: its top-level await never settled")
-        case .fulfilled:
-            return try moduleNamespace(m)
-        }
+        return try moduleEvaluationResult(m, promise: p)
     }
 }
 
@@ -783,5 +774,22 @@ extension Runtime {
     /// after it succeeded).
     public func moduleEvaluationError(_ m: ModuleRecord) -> Value? {
         (m.cycleRoot ?? m).evaluationError ?? m.evaluationError
+    }
+}
+
+extension Runtime {
+    /// After `evaluateModule(m)` returned `promise` and the jobs ran: the namespace, or
+    /// the evaluation's error (also when a top-level await never settled).
+    public func moduleEvaluationResult(_ m: ModuleRecord, promise: Value) throws(JSException) -> Value {
+        let p = JSObject(promise)
+        switch promiseState(p) {
+        case .rejected:
+            p.setWord(0, p.word(0) | Runtime.promiseHandledBit)
+            throw JSException(value: p.extraValue(1))
+        case .pending:
+            throw try makeError(.error, "The module '\(m.key)' did not finish evaluating: its top-level await never settled")
+        case .fulfilled:
+            return try moduleNamespace(m)
+        }
     }
 }
