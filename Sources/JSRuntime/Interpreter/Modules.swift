@@ -92,7 +92,7 @@ final class ModuleRegistry {
     /// Namespace objects (by cell address) -> their module.
     var namespaces: [UInt: ModuleRecord] = [:]
     var asyncCounter = 0
-    var fulfilledIndex = 0, rejectedIndex = 0, importFulfilledIndex = 0, importRejectedIndex = 0
+    var fulfilledIndex = 0, rejectedIndex = 0, importFulfilledIndex = 0, importRejectedIndex = 0, importStartIndex = 0
 }
 
 extension ObjectFlags {
@@ -145,6 +145,11 @@ extension Runtime {
             return .undefined
         }
         m.importRejectedIndex = natives.count - 1
+        natives.append { rt, _, _, _ throws(JSException) -> Value in
+            try rt.continueDynamicImport(JSObject(JSObject(rt.nativeCallee).extraValue(1)))
+            return .undefined
+        }
+        m.importStartIndex = natives.count - 1
         return m
     }
 
@@ -642,8 +647,9 @@ extension Runtime {
         m.evaluationError = error
         m.status = .evaluated
         m.asyncEvaluation = false
-        for p in m.asyncParents { try asyncModuleRejected(p, error) }
+        // The module's own promise first, then its ancestors' (leaf to root).
         if let c = m.capability { _ = try call(c.2, this: .undefined, error) }
+        for p in m.asyncParents { try asyncModuleRejected(p, error) }
     }
 
     // MARK: - import() and import.meta
@@ -672,27 +678,69 @@ extension Runtime {
                 }
             }
             let referrer: String? = data.code.moduleID >= 0 ? modules.records[data.code.moduleID].key : data.code.source?.name
+            // The host loads asynchronously (as HostLoadImportedModule allows and hosts do):
+            // loading, linking and evaluating happen in a job, after the current one.
+            var fields: [Value] = [cap.1, cap.2]
+            let depth = heap.rootDepth
+            defer { heap.popRoots(to: depth) }
+            func add(_ v: Value) { heap.pushRoot(v); fields.append(v) }
+            add(try makeString(spec))
+            add(try referrer.map { r throws(JSException) in try makeString(r) } ?? .undefined)
+            for a in attributes { add(try makeString(a.key)); add(try makeString(a.value)) }
+            let state = try newArray(capacity: fields.count)
+            for (i, v) in fields.enumerated() { state.elements![i] = v }
+            state.elementsLength = fields.count
+            state.arrayLength = UInt32(fields.count)
+            heap.pushRoot(Value(cell: state.cell))
+            defer { heap.popRoots(1) }
+            let job = try makeNativeFunction(index: modules.importStartIndex, name: "", length: 0)
+            job.setExtraValue(1, Value(cell: state.cell))
+            heap.pushRoot(Value(cell: job.cell))
+            defer { heap.popRoots(1) }
+            let ready = try newPromiseObject()
+            heap.pushRoot(Value(cell: ready.cell))
+            defer { heap.popRoots(1) }
+            try resolvePromise(ready, .undefined)
+            try performPromiseThen(ready, onFulfilled: Value(cell: job.cell), onRejected: .undefined, capability: nil)
+        } catch {
+            _ = try call(cap.2, this: .undefined, error.value)
+        }
+        return cap.0
+    }
+
+    /// The job of `import()`: ContinueDynamicImport once the host has the module.
+    func continueDynamicImport(_ state: JSObject) throws(JSException) {
+        let e = state.elements!
+        let (resolve, reject) = (e[0], e[1])
+        do throws(JSException) {
+            let spec = try string(e[2])
+            let referrer = e[3].isUndefined ? nil : try string(e[3])
+            var attributes: [ModuleAttribute] = []
+            var i = 4
+            while i + 1 < state.elementsLength {
+                attributes.append(ModuleAttribute(key: try string(e[i]), value: try string(e[i + 1])))
+                i += 2
+            }
             let m = try loadModule(spec, referrer: referrer, attributes: attributes)
             try linkModule(m)
             let p = try evaluateModule(m)
             heap.pushRoot(p)
             defer { heap.popRoots(1) }
-            let state = try record(Value(int32: Int32(m.id)), cap.1, cap.2)
-            heap.pushRoot(Value(cell: state.cell))
+            let reactions = try record(Value(int32: Int32(m.id)), resolve, reject)
+            heap.pushRoot(Value(cell: reactions.cell))
             defer { heap.popRoots(1) }
             let onFulfilled = try makeNativeFunction(index: modules.importFulfilledIndex, name: "", length: 0)
-            onFulfilled.setExtraValue(1, Value(cell: state.cell))
+            onFulfilled.setExtraValue(1, Value(cell: reactions.cell))
             heap.pushRoot(Value(cell: onFulfilled.cell))
             defer { heap.popRoots(1) }
             let onRejected = try makeNativeFunction(index: modules.importRejectedIndex, name: "", length: 1)
-            onRejected.setExtraValue(1, Value(cell: state.cell))
+            onRejected.setExtraValue(1, Value(cell: reactions.cell))
             heap.pushRoot(Value(cell: onRejected.cell))
             defer { heap.popRoots(1) }
             try performPromiseThen(JSObject(p), onFulfilled: Value(cell: onFulfilled.cell), onRejected: Value(cell: onRejected.cell), capability: nil)
         } catch {
-            _ = try call(cap.2, this: .undefined, error.value)
+            _ = try call(reject, this: .undefined, error.value)
         }
-        return cap.0
     }
 
     /// `import.meta`: one ordinary object per module, null prototype; `url`, `filename`

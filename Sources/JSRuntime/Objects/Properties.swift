@@ -403,6 +403,7 @@ extension Runtime {
 
     @discardableResult
     public func deleteProperty(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if o.flags & ObjectFlags.moduleNamespace != 0, try isNamespaceExport(o, key) { return false }
         var named: PropertyKey
         switch key {
         case .index(let i):
@@ -424,7 +425,6 @@ extension Runtime {
             if o.kind == .array && k.cell == atom(static: "length") { return false }
             named = k
         }
-        if o.flags & ObjectFlags.moduleNamespace != 0, try isNamespaceExport(o, key) { return false }
         guard let entry = ShapeCell(o.shape).lookup(named) else { return true }
         if !entry.attributes.contains(.configurable) { return false }
         try ensureDictionary(o)
