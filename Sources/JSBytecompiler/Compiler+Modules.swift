@@ -81,6 +81,10 @@ extension Compiler {
         let initCode = CodeBlock(name: "", span: Span(0, program.source.bytes.count))
         initCode.source = program.source
         initCode.isStrict = true
+        // The environment's slot names for direct eval's dynamic lookups (kind-prefixed).
+        initCode.functionScopeNames = program.scope.bindings.filter { cs.names[$0.name].map { info in
+            if case .environment = info.location { return true } else { return false } } ?? false
+        }.map { Compiler.slotName($0.name, $0.kind) }
         let ic = FunctionCompiler(code: initCode, parent: outer, function: nil, source: program.source)
         for b in program.scope.bindings where b.kind == .var {
             let r = ic.temp()

@@ -348,6 +348,7 @@ extension Runtime {
             }
         }
         let env = try makeEnvironment(parent: nil, count: compiled.slotNames.count)
+        env.layout = codeData(compiled.initCode).layoutWord(Runtime.functionLayoutTag)
         m.environment = env.cell
         for entry in info.imports where entry.importName == nil {
             let ns = try moduleNamespace(m.requested[entry.request])
