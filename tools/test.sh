@@ -21,6 +21,7 @@ swift test --parallel
 echo "== jsrun on the bundled example"
 .build/release/jsrun --check examples/hello.js
 test "$(.build/release/jsrun examples/hello.js)" = "clicks: 42 (1 counter); fib: 0 1 1 2 3 5 8 13 21 34 55 89 quiet"
+test "$(.build/release/jsrun examples/modules/main.mjs | tail -1)" = "lazy: 42 true"
 
 echo "== memory limit: out-of-memory RangeErrors under --max-heap=64M, engine limits, sparse elements"
 tools/memory-limit.sh

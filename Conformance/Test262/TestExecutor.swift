@@ -11,6 +11,8 @@ final class TestExecutor {
     let root: String
     let maxHeapBytes: Int
     private var harnessCache: [String: [UInt8]] = [:]
+    /// The print log of the runtime `freshRuntime` made last.
+    var currentLog = PrintLog()
     /// Applied to every fresh runtime (the JIT, in a worker run with `--jit`).
     var configureRuntime: (Runtime) -> Void = { _ in }
 
@@ -31,7 +33,6 @@ final class TestExecutor {
     func run(_ rel: String) -> (Verdict, String) {
         guard let bytes = readFile(root + "/test/" + rel) else { return (.fail, "cannot read the test file") }
         let meta = parseMetadata(bytes)
-        if meta.flags.contains("module") { return (.skip, "module") }
         // This host's agent can block ([[CanBlock]] true, like a shell's main thread).
         if meta.flags.contains("CanBlockIsFalse") { return (.skip, "CanBlockIsFalse") }
         let raw = meta.flags.contains("raw")
@@ -56,12 +57,18 @@ final class TestExecutor {
             }
         }
 
+        if meta.flags.contains("module") {
+            // Module code is strict by itself: one run, the harness as a script first.
+            let ending = executeModule(path: root + "/test/" + rel, harness: prelude)
+            if let problem = check(ending, meta: meta, async: async) { return (.fail, problem) }
+            return (.pass, "")
+        }
         for strict in strictModes {
             var script: [UInt8] = []
             if strict { script += Array("\"use strict\";\n".utf8) }
             script += prelude
             script += bytes
-            let ending = execute(SourceFile(name: rel, bytes: script))
+            let ending = execute(SourceFile(name: rel, bytes: script), testPath: root + "/test/" + rel)
             if let problem = check(ending, meta: meta, async: async) {
                 return (.fail, (strictModes.count > 1 ? (strict ? "strict: " : "sloppy: ") : "") + problem)
             }
@@ -97,23 +104,10 @@ final class TestExecutor {
     }
 
     /// Evaluates one script in a fresh runtime.
-    func execute(_ source: SourceFile) -> Ending {
-        let rt = Runtime()
-        do {
-            try rt.initializeRealm()
-        } catch {
-            return .threw(phase: "setup", type: "Error", message: "initializeRealm failed")
-        }
-        rt.outputHook = { _ in }
-        rt.errorOutputHook = { _ in }
-        let log = PrintLog()
-        do {
-            try installHost(rt, log: log)
-        } catch {
-            return .threw(phase: "setup", type: "Error", message: "installing $262 failed")
-        }
-        rt.heap.maxHeapBytes = maxHeapBytes
-        configureRuntime(rt)
+    func execute(_ source: SourceFile, testPath: String) -> Ending {
+        guard let rt = freshRuntime() else { return .threw(phase: "setup", type: "Error", message: "runtime setup failed") }
+        installModuleLoader(rt, testPath: testPath)
+        let log = currentLog
 
         let program: Program
         do {
@@ -141,6 +135,28 @@ final class TestExecutor {
             return .threw(phase: "runtime", type: type, message: "(in a promise job) " + message)
         }
         return .completed(printed: log.lines)
+    }
+
+    /// A fresh runtime with the test host installed (its print log in `currentLog`).
+    func freshRuntime() -> Runtime? {
+        let rt = Runtime()
+        do {
+            try rt.initializeRealm()
+        } catch {
+            return nil
+        }
+        rt.outputHook = { _ in }
+        rt.errorOutputHook = { _ in }
+        let log = PrintLog()
+        do {
+            try installHost(rt, log: log)
+        } catch {
+            return nil
+        }
+        rt.heap.maxHeapBytes = maxHeapBytes
+        configureRuntime(rt)
+        currentLog = log
+        return rt
     }
 
     /// The thrown value's constructor name (what `negative.type` names) and its message.

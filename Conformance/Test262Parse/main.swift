@@ -20,7 +20,7 @@ let usage = """
     Parses every test262 test (ROOT/test/**/*.js, except *_FIXTURE*) with JSSyntax and
     checks the parse verdict: tests with `negative: {phase: parse, type: SyntaxError}`
     must be rejected with a SyntaxError, all others must parse. Runs each test sloppy
-    (unless flags has onlyStrict) and strict (unless noStrict or raw); skips modules.
+    (unless flags has onlyStrict) and strict (unless noStrict or raw); module tests once, as modules.
 
     PATHS restrict the run to files or directories, given relative to ROOT/test
     (e.g. language/expressions/class), to ROOT, to the current directory, or absolute.
@@ -135,10 +135,14 @@ func runTest(index: Int, path: String, slot: UnsafeMutablePointer<Int>) -> Outco
         return Outcome(status: .fail, failures: [RunFailure(mode: .sloppy, expected: "readable file", actual: "cannot read \(path): \(String(cString: strerror(errno)))")])
     }
     let meta = parseMetadata(bytes)
-    if meta.flags.contains("module") { return Outcome(status: .skip, bytes: bytes.count, note: "module") }
+    let isModule = meta.flags.contains("module")
     var modes: [Mode] = []
-    if !meta.flags.contains("onlyStrict") { modes.append(.sloppy) }
-    if !meta.flags.contains("noStrict") && !meta.flags.contains("raw") { modes.append(.strict) }
+    if isModule {
+        modes = [.strict]   // module code is strict; parsed once, as a Module
+    } else {
+        if !meta.flags.contains("onlyStrict") { modes.append(.sloppy) }
+        if !meta.flags.contains("noStrict") && !meta.flags.contains("raw") { modes.append(.strict) }
+    }
     let phase = meta.negativePhase
     let expectError = phase == "parse" || phase == "early"
     let negType = meta.negativeType ?? "SyntaxError"
@@ -150,7 +154,8 @@ func runTest(index: Int, path: String, slot: UnsafeMutablePointer<Int>) -> Outco
         let t0 = threadCPU()
         let result: Result<Program, ParseError>
         do throws(ParseError) {
-            result = .success(try parseScript(source, options: ParseOptions(strict: mode == .strict)))
+            result = .success(isModule ? try parseModule(source)
+                                       : try parseScript(source, options: ParseOptions(strict: mode == .strict)))
         } catch {
             result = .failure(error)
         }

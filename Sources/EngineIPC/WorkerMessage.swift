@@ -4,6 +4,8 @@
 //   supervisor -> worker   lockdown(version, ...)     the worker installs its policy
 //   worker -> supervisor   lockedDown                 from here on, only the allowlist
 //   supervisor -> worker   evaluate(...) | probe(..) | sweep
+//   worker -> supervisor   loadModule(...)            while evaluating: a module's source, please
+//   supervisor -> worker   moduleSource(...)          the answer (bytes, or why not)
 //   worker -> supervisor   result(...)                one per request
 //   supervisor -> worker   shutdown                   the worker exits 0
 
@@ -43,6 +45,9 @@ public struct EvaluateRequest: Equatable, Sendable {
     /// Defines the global `scriptArgs` (a frozen array of these strings) before the
     /// script runs (jsrun's arguments: no separate request, no script to compile).
     public var scriptArgs: [String]?
+    /// Run the source as the entry module of a module graph (`name` is its key, an
+    /// absolute path); its imports come from the supervisor (`loadModule`).
+    public var isModule = false
 
     public init(id: UInt32, name: String, source: [UInt8]) {
         self.id = id
@@ -76,6 +81,17 @@ public struct EvaluateResult: Equatable, Sendable {
     }
 }
 
+/// The supervisor's answer to `loadModule`: the module's key (its canonical path) and
+/// source, or an error message that names the path.
+public struct ModuleSourceReply: Equatable, Sendable {
+    public var key: String
+    public var source: [UInt8]
+    public var error: String?
+    public init(key: String, source: [UInt8], error: String? = nil) {
+        self.key = key; self.source = source; self.error = error
+    }
+}
+
 public enum WorkerMessage: Equatable, Sendable {
     case hello(pid: Int32)
     /// `filter`: the policy compiled by the supervisor (a classic BPF program for the
@@ -89,9 +105,13 @@ public enum WorkerMessage: Equatable, Sendable {
     /// Self-test: try every system call number (worker locked down in `.record` mode).
     case sweep
     case shutdown
+    /// The worker asks for the module `specifier` imported by `referrer` (a key, a script
+    /// name, or empty for none).
+    case loadModule(specifier: String, referrer: String)
+    case moduleSource(ModuleSourceReply)
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, evaluate, result, probe, sweep, shutdown
+        case hello = 1, lockdown, lockedDown, evaluate, result, probe, sweep, shutdown, loadModule, moduleSource
     }
 
     public var frame: Frame {
@@ -115,6 +135,7 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.jitStats { flags |= 256 }
             if e.printCode { flags |= 512 }
             if e.scriptArgs != nil { flags |= 32 }
+            if e.isModule { flags |= 1024 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
@@ -134,6 +155,13 @@ public enum WorkerMessage: Equatable, Sendable {
         case .probe(let name): kind = .probe; w.string(name)
         case .sweep: kind = .sweep
         case .shutdown: kind = .shutdown
+        case .loadModule(let specifier, let referrer): kind = .loadModule; w.string(specifier); w.string(referrer)
+        case .moduleSource(let reply):
+            kind = .moduleSource
+            w.string(reply.key)
+            w.u8(reply.error == nil ? 0 : 1)
+            w.string(reply.error ?? "")
+            w.blob(reply.source)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -153,7 +181,7 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~1023 == 0, (flags >> 6) & 3 != 3 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~2047 == 0, (flags >> 6) & 3 != 3 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
@@ -165,6 +193,7 @@ public enum WorkerMessage: Equatable, Sendable {
             e.jitStats = flags & 256 != 0
             e.printCode = flags & 512 != 0
             e.maxHeapBytes = maxHeap
+            e.isModule = flags & 1024 != 0
             if flags & 32 != 0 {
                 let count = try r.u32()
                 // Each string takes at least its 4-byte length: a bad count fails here.
@@ -187,6 +216,13 @@ public enum WorkerMessage: Equatable, Sendable {
         case .probe: self = .probe(try r.string())
         case .sweep: self = .sweep
         case .shutdown: self = .shutdown
+        case .loadModule: self = .loadModule(specifier: try r.string(), referrer: try r.string())
+        case .moduleSource:
+            let key = try r.string()
+            let hasError = try r.u8()
+            guard hasError <= 1 else { throw .malformed("bad module source flags") }
+            let error = try r.string()
+            self = .moduleSource(ModuleSourceReply(key: key, source: try r.blob(), error: hasError == 1 ? error : nil))
         }
         try r.finish()
     }

@@ -80,6 +80,8 @@ public final class CodeBlock: @unchecked Sendable {
     public var isDefaultDerivedConstructor = false
     /// The function creates an `arguments` object at entry.
     public var usesArguments = false
+    /// The runtime's index of the module this code belongs to (-1: script, eval or function code).
+    public var moduleID = -1
     /// Runtime-owned per-code data (materialized constants, inline caches).
     public var runtimeData: AnyObject?
     /// The runtime this code (and the code nested in it) belongs to, set when an embedder

@@ -108,6 +108,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     /// a fresh copy of the innermost environment (per-iteration bindings)
     case copyScope
     case throwConstAssign
+    /// the module's import binding `index` (live; a TDZ error names it)
+    case getImport
+    /// import(specifier, options): a promise
+    case dynamicImport
+    /// the module's import.meta object
+    case importMeta
     case getDynamic
     /// strictness from the code block
     case setDynamic
@@ -206,7 +212,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return [.reg, .reg]
         case .loadConst: return [.reg, .const]
         case .loadInt: return [.reg, .imm]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .newObject, .loadException: return [.reg]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return [.reg]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return [.reg, .reg, .reg]
         case .jmp: return [.jump]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return [.reg, .jump]
@@ -227,6 +233,8 @@ extension Opcode {
         case .pushScope: return [.imm, .const]
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return []
         case .throwConstAssign: return [.atom]
+        case .getImport: return [.reg, .imm, .atom]
+        case .dynamicImport: return [.reg, .reg, .reg]
         case .getDynamicCallee: return [.reg, .reg, .atom]
         case .pushWith, .throwIfNotObject, .ret, .throw: return [.reg]
         case .getProp: return [.reg, .reg, .atom, .ic]
@@ -283,7 +291,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return ["dst", "src"]
         case .loadConst: return ["dst", "index"]
         case .loadInt: return ["dst", "value"]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .newObject, .loadException: return ["dst"]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return ["dst"]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return ["dst", "a", "b"]
         case .jmp: return ["offset"]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return ["value", "offset"]
@@ -304,6 +312,8 @@ extension Opcode {
         case .pushScope: return ["count", "layout"]
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return []
         case .throwConstAssign: return ["name"]
+        case .getImport: return ["dst", "index", "name"]
+        case .dynamicImport: return ["dst", "specifier", "options"]
         case .getDynamicCallee: return ["function", "this", "name"]
         case .pushWith, .throwIfNotObject, .ret, .throw: return ["value"]
         case .getProp: return ["dst", "object", "name", "cache"]
@@ -360,7 +370,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return "DstSrc"
         case .loadConst: return "LoadConst"
         case .loadInt: return "LoadInt"
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .newObject, .loadException: return "Dst"
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return "Dst"
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return "Binary"
         case .jmp: return "Jmp"
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return "CondJump"
@@ -381,6 +391,8 @@ extension Opcode {
         case .pushScope: return "PushScope"
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return "NoOperands"
         case .throwConstAssign: return "ThrowConstAssign"
+        case .getImport: return "GetImport"
+        case .dynamicImport: return "DynamicImport"
         case .getDynamicCallee: return "GetDynamicCallee"
         case .pushWith, .throwIfNotObject, .ret, .throw: return "Value"
         case .getProp: return "GetProp"
@@ -435,9 +447,9 @@ extension Opcode {
     @inlinable @inline(__always) public var length: Int {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
         case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await: return 4
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await: return 4
         case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
@@ -483,7 +495,7 @@ public enum Op {
             value = ins[pc + 2]
         }
     }
-    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, newObject, loadException
+    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, importMeta, newObject, loadException
     @frozen public struct Dst {
         @inlinable public static var length: Int { 2 }
         /// reg
@@ -758,6 +770,36 @@ public enum Op {
         public let name: Int
         @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             name = Int(ins[pc + 1])
+        }
+    }
+    /// getImport
+    @frozen public struct GetImport {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let dst: Int
+        /// imm
+        public let index: Int32
+        /// atom
+        public let name: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            index = ins[pc + 2]
+            name = Int(ins[pc + 3])
+        }
+    }
+    /// dynamicImport
+    @frozen public struct DynamicImport {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let specifier: Int
+        /// reg
+        public let options: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            specifier = Int(ins[pc + 2])
+            options = Int(ins[pc + 3])
         }
     }
     /// getDynamicCallee

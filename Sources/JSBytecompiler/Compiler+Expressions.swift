@@ -32,6 +32,10 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             emit(.getDynamic, r, atom(name))
             return r
+        case .importBinding(let index):
+            let r = dst ?? temp()
+            emit(.getImport, r, index, atom(name))
+            return r
         }
     }
 
@@ -49,6 +53,7 @@ extension FunctionCompiler {
         if !initialize && info.kind == .const {
             if case .register(let reg) = info.location, !isInitialized(name, info) { emitCheckTDZ(reg, name) }
             if case .environment(let hops, let slot) = info.location { let t = temp(); emit(.getScopeChecked, t, hops, slot, atom(name)) }
+            if case .importBinding(let index) = info.location { let t = temp(); emit(.getImport, t, index, atom(name)) }
             emit(.throwConstAssign, atom(name))
             return
         }
@@ -70,7 +75,7 @@ extension FunctionCompiler {
             } else {
                 emit(code.isStrict ? .setGlobalStrict : .setGlobal, atom(name), value, newIC())
             }
-        case .dynamic:
+        case .dynamic, .importBinding:
             break
         }
         if initialize { markInitialized(name) }
@@ -86,6 +91,7 @@ extension FunctionCompiler {
                 case .environment(_, let slot): emit(.setScope, hops, slot, value)
                 case .global: emit(.setGlobal, atom(name), value, newIC())
                 case .dynamic: emit(.setDynamic, atom(name), value)
+                case .importBinding: emit(.throwConstAssign, atom(name))
                 }
                 return
             }
@@ -157,6 +163,19 @@ extension FunctionCompiler {
             return try templateLiteral(t, into: dst)
         case .parenthesized(let inner):
             return try expression(inner, into: dst, inferredName: inferredName)
+        case .dynamicImport(let specifier, let options):
+            let m = nextRegister
+            let rs = try expression(specifier, into: nil)
+            let ro = temp()
+            if let options { _ = try expression(options, into: ro) } else { emit(.loadUndefined, ro) }
+            nextRegister = m
+            let r = dst ?? temp()
+            emit(.dynamicImport, r, rs, ro)
+            return r
+        case .importMeta:
+            let r = dst ?? temp()
+            emit(.importMeta, r)
+            return r
         case .sequence(let list):
             for x in list.dropLast() {
                 let m = nextRegister

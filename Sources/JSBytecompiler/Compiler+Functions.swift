@@ -66,6 +66,7 @@ extension FunctionCompiler {
 
     /// Creates the closures of the function declarations directly in a statement list.
     func hoistFunctions(_ body: [Stmt]) throws(CompileError) {
+        if skipFunctionHoisting { return }
         for s in body {
             var target = s
             while case .labeled(_, let inner) = target.kind { target = inner }
@@ -88,7 +89,7 @@ extension FunctionCompiler {
     // MARK: - Functions
 
     func compileFunction(_ fn: FunctionNode) throws(CompileError) -> CodeBlock {
-        let code = CodeBlock(name: fn.name ?? "", span: fn.span)
+        let code = CodeBlock(name: fn.name == ModuleInfo.defaultBinding ? "default" : fn.name ?? "", span: fn.span)
         code.source = source
         code.kind = fn.kind
         code.isStrict = fn.isStrict

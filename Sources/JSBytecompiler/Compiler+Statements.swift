@@ -58,6 +58,11 @@ extension FunctionCompiler {
             }
         case .block(let b):
             try block(b)
+        case .exportDefault(let e):
+            let m = nextRegister
+            let r = try expression(e, into: nil, inferredName: "default")
+            try storeName(ModuleInfo.defaultBinding, r, initialize: true, offset: s.span.start)
+            nextRegister = m
         case .empty, .debugger:
             break
         case .if(let test, let consequent, let alternate):

@@ -76,6 +76,8 @@ enum Location {
     case global
     /// Resolved at run time by name (inside `with`, or free names of eval code).
     case dynamic
+    /// A module's named import: slot `index` of the module's resolved import bindings.
+    case importBinding(Int)
 }
 
 struct BindingInfo {
@@ -150,6 +152,9 @@ final class FunctionCompiler {
     var completionRegister: Int?
     /// Top-level eval code: free names resolve dynamically.
     var isEvalCode = false
+    /// A module body: its function declarations were hoisted by the module's
+    /// initialization code, not by the body.
+    var skipFunctionHoisting = false
 
     /// The native-stack limit of the walks (`StackGuard`; the compiler recurses over the tree).
     let stackLimit: UInt
@@ -407,7 +412,7 @@ final class FunctionCompiler {
                     case .environment(_, let slot):
                         info.location = .environment(hops: hops, slot: slot)
                         return info
-                    case .global, .dynamic:
+                    case .global, .dynamic, .importBinding:
                         return info
                     }
                 }

@@ -2,6 +2,7 @@ import JSSyntax
 import JSBytecode
 import JSBytecompiler
 import JSRuntime
+import EngineIPC
 
 /// Running scripts with the interpreter.
 enum Execute {
@@ -64,6 +65,39 @@ enum Execute {
             let result = try rt.evaluateScript(source)
             try rt.runJobs()
             if printResult { FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n") }
+            return 0
+        } catch {
+            rt.heap.gcStress = false
+            FileIO.err("Uncaught " + describe(rt, error.value) + "\n")
+            return 1
+        }
+    }
+
+    /// Imports come from `fetch` (the supervisor, or the files under the allowed root);
+    /// the entry module itself is `entry`.
+    static func installModuleLoader(_ rt: Runtime, entry: SourceFile, fetch: @escaping (String, String) -> ModuleSourceReply) {
+        let entryName = entry.name
+        let entryBytes = entry.bytes
+        rt.moduleLoader = { specifier, referrer in
+            if referrer == nil && specifier == entryName { return .success(ModuleSource(key: entryName, bytes: entryBytes)) }
+            let reply = fetch(specifier, referrer ?? "")
+            if let error = reply.error { return .failure(ModuleLoadFailure(error)) }
+            return .success(ModuleSource(key: reply.key, bytes: reply.source))
+        }
+    }
+
+    /// Runs `source` as the entry module of a module graph (its name is its key).
+    static func runModule(_ source: SourceFile, in rt: Runtime, options: Options) -> Int32 {
+        rt.heap.maxHeapBytes = options.maxHeapBytes
+        WorkerJIT.configure(rt, mode: options.jitMode, printCode: options.printCode)
+        rt.heap.gcStress = options.gcStress
+        rt.measureRegExpTime = options.gcStats
+        defer {
+            if options.jitStats { FileIO.err(jitStatistics(rt)) }
+            if options.gcStats { FileIO.err(statistics(rt)) }
+        }
+        do {
+            _ = try rt.runModule(source.name)
             return 0
         } catch {
             rt.heap.gcStress = false

@@ -9,6 +9,10 @@ extension JSRun {
     struct LockdownSettings {
         var enabled = true
         var timeout: Double?
+        /// Where the worker's imports may be read from (nil: nowhere).
+        var moduleHost: ModuleHost?
+        /// Run the source as a module (`name` is then its canonical path).
+        var isModule = false
     }
 
     /// Runs a script in a locked worker: the worker starts (and initializes its runtime)
@@ -42,14 +46,13 @@ extension JSRun {
         request.jitStats = options.jitStats
         request.printCode = options.printCode
         request.scriptArgs = args
+        request.isModule = settings.isModule
         do throws(Supervisor.End) {
             // Queued behind `lockdown` on the socket: the worker reads it once locked down,
             // without waiting for this process to see `lockedDown` first (no round trip).
             try supervisor.send(.evaluate(request))
             try supervisor.awaitLockedDown()
-            guard case .result(let result) = try supervisor.receive() else {
-                throw supervisor.fail(.protocolError("expected a result"))
-            }
+            let result = try supervisor.awaitResult(host: settings.moduleHost)
             _ = supervisor.finish()
             if options.gcStats { FileIO.err(peakRSS()) }
             return result.status

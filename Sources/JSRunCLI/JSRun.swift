@@ -3,6 +3,7 @@ import Glibc
 #endif
 import JSSyntax
 import JSRuntime
+import EngineIPC
 
 /// The `jsrun` command. `main.swift` only calls `JSRun.main`.
 public enum JSRun {
@@ -33,6 +34,10 @@ public enum JSRun {
                         4 x SIZE + 2G)
       --timeout=SECONDS end the worker after SECONDS (0.001 to 31536000; exit status 124; per
                         input in the REPL)
+      --module          run FILE as an ES module (the default for .mjs, and for .js under a
+                        package.json with "type": "module", as node does)
+      --allow-read=DIR  let imports (and import()) read modules under DIR (default: the
+                        directory of FILE, or the current directory for -e and stdin)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
@@ -66,9 +71,16 @@ public enum JSRun {
         var files: [String] = []
         var options = Execute.Options()
         var inline: (code: String, print: Bool)? = nil
+        var forceModule = false
+        var allowRead: String? = nil
         while !args.isEmpty {
             let a = args.removeFirst()
             switch a {
+            case "--module": forceModule = true
+            case _ where a.hasPrefix("--allow-read="):
+                let dir = String(a.dropFirst("--allow-read=".count))
+                guard ModuleHost(root: dir) != nil else { FileIO.err("jsrun: --allow-read: no such directory '\(dir)'\n"); return 2 }
+                allowRead = dir
             case "--check", "-c": check = true
             case "--strict": strict = true
             case "--gc-stress": options.gcStress = true
@@ -120,6 +132,7 @@ public enum JSRun {
             for f in files where checkFile(f, strict: strict) != 0 { status = 1 }
             return status
         }
+        lockdown.moduleHost = ModuleHost(root: allowRead ?? ".")
         if let (code, printResult) = inline {
             // Under -e/-p every positional argument goes to scriptArgs.
             if lockdown.enabled {
@@ -140,8 +153,20 @@ public enum JSRun {
             }
             return runInProcess(SourceFile(name: "[stdin]", bytes: bytes), args: [], options: options)
         }
-        let path = files[0]
+        var path = files[0]
         let scriptArgs = Array(files.dropFirst())
+        if path != "-" {
+            lockdown.moduleHost = ModuleHost(root: allowRead ?? ModulePath.directory(of: path))
+            if forceModule || ModuleHost.isModuleFile(path) {
+                // A module's name is its canonical path: the key its own imports resolve against.
+                guard let real = ModuleHost.realPath(path) else { FileIO.err("jsrun: cannot read \(path): no such file\n"); return 2 }
+                path = real
+                lockdown.isModule = true
+                if let host = lockdown.moduleHost, !(real.hasPrefix(host.root == "/" ? "/" : host.root + "/")) {
+                    FileIO.err("jsrun: \(real) is outside the directory jsrun may read (\(host.root))\n"); return 2
+                }
+            }
+        }
         if lockdown.enabled {
             return runLocked(name: path, args: scriptArgs, options: options, printResult: false, settings: lockdown) { () throws(FileIO.Failure) in
                 path == "-" ? try readStdin() : try FileIO.readFile(path)
@@ -152,14 +177,21 @@ public enum JSRun {
             FileIO.err("jsrun: cannot read \(error.message)\n")
             return 2
         }
-        return runInProcess(SourceFile(name: path == "-" ? "[stdin]" : path, bytes: bytes), args: scriptArgs, options: options)
+        return runInProcess(SourceFile(name: path == "-" ? "[stdin]" : path, bytes: bytes), args: scriptArgs, options: options,
+                            host: lockdown.moduleHost, isModule: lockdown.isModule)
     }
 
     /// Runs a script in this process (--no-lockdown), with `scriptArgs` defined.
-    static func runInProcess(_ source: SourceFile, args: [String], options: Execute.Options, printResult: Bool = false) -> Int32 {
+    static func runInProcess(_ source: SourceFile, args: [String], options: Execute.Options, printResult: Bool = false,
+                             host: ModuleHost? = nil, isModule: Bool = false) -> Int32 {
         guard let rt = Execute.makeRuntime() else { return 70 }
         Execute.keepUntilExit(rt)
         defineScriptArgs(args, in: rt)
+        Execute.installModuleLoader(rt, entry: source) { specifier, referrer in
+            host?.load(specifier, referrer: referrer)
+                ?? ModuleSourceReply(key: "", source: [], error: "Cannot load module '\(specifier)': no directory may be read")
+        }
+        if isModule { return Execute.runModule(source, in: rt, options: options) }
         return Execute.run(source, in: rt, options: options, printResult: printResult)
     }
 

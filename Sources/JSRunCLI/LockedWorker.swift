@@ -151,9 +151,9 @@ public final class LockedWorker {
         if closed { throw .invalidUse("awaitResult after close()") }
         guard let id = pending else { throw .invalidUse("awaitResult with nothing submitted") }
         pending = nil
-        let message: WorkerMessage
-        do { message = try supervisor.receive() } catch { throw Failure(error) }
-        guard case .result(let r) = message, r.id == id else {
+        let r: EvaluateResult
+        do { r = try supervisor.awaitResult(host: nil) } catch { throw Failure(error) }
+        guard r.id == id else {
             let end = supervisor.fail(.protocolError("unexpected reply"))
             supervisor.worker.terminate()
             throw Failure(end)

@@ -90,7 +90,7 @@ public enum WorkerMain {
                             exception: "refused: the worker is locked down in the diagnostic record mode")))
                         return 71
                     }
-                    try connection.send(.result(evaluate(request, in: rt)))
+                    try connection.send(.result(evaluate(request, in: rt, connection: connection)))
                 case .probe(let name):
                     let rc: Int
                     if name.hasPrefix("syscall:"), let nr = Int32(name.dropFirst(8)) {
@@ -120,9 +120,21 @@ public enum WorkerMain {
     }
 
     /// Runs one request in the worker's runtime (globals persist between requests).
-    static func evaluate(_ request: EvaluateRequest, in rt: Runtime) -> EvaluateResult {
+    static func evaluate(_ request: EvaluateRequest, in rt: Runtime, connection: Connection) -> EvaluateResult {
         if let args = request.scriptArgs { try? rt.defineScriptArgs(args) }
         let source = SourceFile(name: request.name, bytes: request.source)
+        // Module sources come from the supervisor: this process opens no files.
+        Execute.installModuleLoader(rt, entry: source) { specifier, referrer in
+            do {
+                try connection.send(.loadModule(specifier: specifier, referrer: referrer))
+                guard case .moduleSource(let reply) = try connection.receiveMessage() else {
+                    return ModuleSourceReply(key: "", source: [], error: "Cannot load module '\(specifier)': unexpected reply from the supervisor")
+                }
+                return reply
+            } catch {
+                return ModuleSourceReply(key: "", source: [], error: "Cannot load module '\(specifier)': \(error)")
+            }
+        }
         var options = Execute.Options()
         options.gcStress = request.gcStress
         options.gcStats = request.gcStats
@@ -131,6 +143,9 @@ public enum WorkerMain {
         options.jitMode = WorkerJIT.mode(request.jitMode)
         options.jitStats = request.jitStats
         options.printCode = request.printCode
+        if request.isModule && !request.captureOutput {
+            return EvaluateResult(id: request.id, status: Execute.runModule(source, in: rt, options: options))
+        }
         if !request.captureOutput {
             let status = Execute.run(source, in: rt, options: options, printResult: request.printResult)
             return EvaluateResult(id: request.id, status: status)

@@ -133,6 +133,10 @@ public final class Runtime {
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!
     /// The atom "length" (arrays and strings answer it without a shape lookup).
     lazy var lengthAtom: UnsafeMutableRawPointer = atom(static: "length")
+    /// Modules loaded into this runtime (Modules.swift), made at the first import.
+    var moduleRegistry: ModuleRegistry?
+    /// The host's module source provider (`import`, `import()`, `runModule`).
+    public var moduleLoader: ModuleLoader?
     /// The atom "name" (every native function defines it).
     lazy var nameAtom: UnsafeMutableRawPointer = atom(static: "name")
 

@@ -163,6 +163,10 @@ public indirect enum ExprKind: Sendable {
     case privateIn(name: String, Expr)
     /// A parenthesized expression (kept only where it matters: the compiler may ignore it).
     case parenthesized(Expr)
+    /// `import(specifier)` / `import(specifier, options)`.
+    case dynamicImport(Expr, options: Expr?)
+    /// `import.meta` (module code only).
+    case importMeta
 }
 
 // MARK: - Patterns
@@ -260,6 +264,9 @@ public indirect enum StmtKind: Sendable {
     case `throw`(Expr)
     case `try`(block: Block, catchParameter: Pattern?, catchBody: Block?, catchScope: Scope?, finally: Block?)
     case debugger
+    /// `export default expr;` or an anonymous `export default class {}`: evaluates the
+    /// expression (named "default" when anonymous) and initializes `*default*`.
+    case exportDefault(Expr)
 }
 
 // MARK: - Functions and classes
@@ -365,12 +372,14 @@ public final class ClassNode: @unchecked Sendable {
     }
 }
 
-/// A parsed script.
+/// A parsed script or module.
 public final class Program: @unchecked Sendable {
     public var body: [Stmt]
     public var isStrict: Bool
     public var scope: Scope
     public var source: SourceFile
+    /// The import and export entries of a module (nil for a script).
+    public var module: ModuleInfo?
     init(body: [Stmt], isStrict: Bool, scope: Scope, source: SourceFile) {
         self.body = body; self.isStrict = isStrict; self.scope = scope; self.source = source
     }
@@ -379,5 +388,63 @@ public final class Program: @unchecked Sendable {
         var b: [Stmt] = []
         swap(&b, &body)
         ASTTeardown.drain(consume b)
+    }
+}
+
+
+// MARK: - Modules
+
+/// One `import`/`export ... from` specifier with its import attributes.
+public struct ModuleRequest: Sendable, Equatable {
+    public var specifier: String
+    /// `with { type: "json" }`, sorted by key.
+    public var attributes: [ModuleAttribute]
+    public var offset: Int32
+    public static func == (a: ModuleRequest, b: ModuleRequest) -> Bool { a.specifier == b.specifier && a.attributes == b.attributes }
+}
+
+public struct ModuleAttribute: Sendable, Equatable {
+    public var key: String
+    public var value: String
+    public init(key: String, value: String) { self.key = key; self.value = value }
+}
+
+/// ImportEntry: `importName` nil is a namespace import (`import * as ns`).
+public struct ModuleImportEntry: Sendable {
+    public var request: Int
+    public var importName: String?
+    public var localName: String
+    public var offset: Int32
+}
+
+/// ExportEntry. Local: `localName` set; indirect: `request` and `importName` set (nil
+/// `importName` with a request is `export * as name from`); star: in `starExports`.
+public struct ModuleExportEntry: Sendable {
+    public var exportName: String
+    public var localName: String?
+    public var request: Int?
+    public var importName: String?
+    public var offset: Int32
+}
+
+/// The static module record of a parsed module (ParseModule's lists).
+public final class ModuleInfo: @unchecked Sendable {
+    /// Requested modules in source order, deduplicated.
+    public var requests: [ModuleRequest] = []
+    public var imports: [ModuleImportEntry] = []
+    public var localExports: [ModuleExportEntry] = []
+    public var indirectExports: [ModuleExportEntry] = []
+    /// `export * from`: request indexes.
+    public var starExports: [Int] = []
+    /// The module body contains `await` (or `for await`) outside any function.
+    public var hasTopLevelAwait = false
+    /// The name of the binding `export default` initializes.
+    public static let defaultBinding = "*default*"
+    public init() {}
+
+    func request(_ r: ModuleRequest) -> Int {
+        if let i = requests.firstIndex(of: r) { return i }
+        requests.append(r)
+        return requests.count - 1
     }
 }

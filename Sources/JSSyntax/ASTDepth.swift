@@ -15,8 +15,10 @@ enum ASTDepth {
         let inner: UInt32
         switch kind {
         case .identifier, .this, .null, .boolean, .number, .bigint, .string, .regexp, .newTarget,
-             .function, .arrow, .class:
+             .function, .arrow, .class, .importMeta:
             inner = 0
+        case .dynamicImport(let a, let b):
+            inner = max(a.depth, b?.depth ?? 0)
         case .template(let t):
             inner = t.expressions.reduce(0) { max($0, $1.depth) }
         case .taggedTemplate(let tag, let t):

@@ -54,8 +54,11 @@ enum ASTTeardown {
     private static func push(_ e: Expr, _ work: inout [Item]) {
         switch e.kind {
         case .identifier, .this, .null, .boolean, .number, .bigint, .string, .regexp, .newTarget,
-             .function, .arrow, .class:
+             .function, .arrow, .class, .importMeta:
             break
+        case .dynamicImport(let a, let b):
+            work.append(.expr(a))
+            if let b { work.append(.expr(b)) }
         case .template(let t):
             for x in t.expressions { work.append(.expr(x)) }
         case .taggedTemplate(let tag, let t):
@@ -121,7 +124,7 @@ enum ASTTeardown {
 
     private static func push(_ s: Stmt, _ work: inout [Item]) {
         switch s.kind {
-        case .expression(let e), .throw(let e):
+        case .expression(let e), .throw(let e), .exportDefault(let e):
             work.append(.expr(e))
         case .variable(let d):
             for decl in d.declarations {

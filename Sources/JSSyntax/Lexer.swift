@@ -47,6 +47,9 @@ final class Lexer {
     var regexpPattern: String = ""
     var regexpFlags: String = ""
 
+    /// Module code: HTML-like comments are not comments (Annex B.1.1 is for scripts only).
+    var isModule = false
+
     init(bytes: [UInt8]) throws(LexError) {
         count = bytes.count
         base = .allocate(capacity: count + 8)
@@ -178,12 +181,12 @@ final class Lexer {
                 } else {
                     s.newlineBefore = nl; return
                 }
-            case 0x3C: // '<!--' HTML-like comment
-                if base[s.pos + 1] == 0x21 && base[s.pos + 2] == 0x2D && base[s.pos + 3] == 0x2D {
+            case 0x3C: // '<!--' HTML-like comment (not in module code)
+                if !isModule && base[s.pos + 1] == 0x21 && base[s.pos + 2] == 0x2D && base[s.pos + 3] == 0x2D {
                     s.pos += 4; skipLineComment()
                 } else { s.newlineBefore = nl; return }
-            case 0x2D: // '-->' at the start of a line
-                if base[s.pos + 1] == 0x2D && base[s.pos + 2] == 0x3E && (nl || s.lastEnd == 0 && s.end == 0) {
+            case 0x2D: // '-->' at the start of a line (not in module code)
+                if !isModule && base[s.pos + 1] == 0x2D && base[s.pos + 2] == 0x3E && (nl || s.lastEnd == 0 && s.end == 0) {
                     s.pos += 3; skipLineComment()
                 } else { s.newlineBefore = nl; return }
             default:

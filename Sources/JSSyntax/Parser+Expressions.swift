@@ -303,6 +303,7 @@ extension Parser {
     func parseAwait(noIn: Bool) throws(ParseError) -> Expr {
         let startPos = start
         if awaitPos < 0 { awaitPos = start }
+        noteTopLevelAwait()
         try next()
         var cover = CoverErrors()
         let arg = try parseMaybeUnary(cover: &cover, sawUnary: true, incDec: false, noIn: noIn)
@@ -473,7 +474,7 @@ extension Parser {
                 case .new:
                     return try parseNew()
                 case .import:
-                    throw error("Cannot use import outside a module")
+                    return try parseImportExpression(startPos: startPos, forNew: forNew)
                 default:
                     break
                 }
@@ -615,7 +616,6 @@ extension Parser {
             return Expr(.newTarget, Span(startPos, lastEnd))
         }
         let calleeStart = start
-        if isKeyword(.import) && !lexer.s.containsEscape { throw error("Cannot use new with import") }
         var cover = CoverErrors()
         let atom = try parseExprAtom(&cover, forNew: true, forAwait: false)
         if case .arrow = atom.kind { throw error("Unexpected token '=>'", at: calleeStart) }
@@ -944,6 +944,7 @@ extension Parser {
             if strict { throw error("Unexpected strict mode reserved word", at: pos) }
         case .await:
             if inAsync || canAwait { throw error("Cannot use 'await' as identifier inside an async function", at: pos) }
+            if isModule { throw error("Unexpected reserved word 'await' (module code)", at: pos) }
             if inClassStaticBlock { throw error("Cannot use 'await' in class static initialization block", at: pos) }
         case .arguments:
             if inClassFieldInit { throw error("'arguments' is not allowed in class field initializer or static initialization block", at: pos) }

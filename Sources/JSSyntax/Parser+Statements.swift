@@ -116,12 +116,14 @@ extension Parser {
                 try semicolon()
                 return Stmt(.debugger, Span(startPos, lastEnd))
             case .import:
-                // Dynamic import and import.meta are not part of this engine's script goal yet.
+                // `import(...)` and `import.meta` start expression statements.
                 let t = try peekToken()
                 if t.type == .parenL || t.type == .dot { break }
-                throw error("Cannot use import statement outside a module")
+                if isModule && context == .topLevel && scopeStack.count == 1 { return try parseImportDeclaration() }
+                throw error(isModule ? "An import declaration can only be used at the top level of a module" : "Cannot use import statement outside a module")
             case .export:
-                throw error("Unexpected token 'export'")
+                if isModule && context == .topLevel && scopeStack.count == 1 { return try parseExportDeclaration() }
+                throw error(isModule ? "An export declaration can only be used at the top level of a module" : "Unexpected token 'export'")
             default:
                 break
             }
@@ -297,6 +299,7 @@ extension Parser {
         var awaitAt = -1
         if isContextual(.await) {
             if !canAwait { throw unexpected() }
+            noteTopLevelAwait()
             awaitAt = start
             isAwait = true
             try next()

@@ -206,6 +206,10 @@ final class Parser {
     var scopeStack: [ScopeFrame] = []
     var labels: [Label] = []
     var privateNameStack: [PrivateNameScope] = []
+    /// Parsing the Module goal (strict, `await` reserved, import/export declarations).
+    var isModule = false
+    /// The module's import/export entries while it is parsed.
+    var moduleInfo: ModuleInfo?
 
     /// Positions of yield/await expressions in the current function (for arrow params).
     var yieldPos = -1
@@ -429,9 +433,22 @@ final class Parser {
             let f = scopeStack[i].flags
             if f.contains(.classFieldInit) || f.contains(.classStaticBlock) { return false }
             if f.contains(.function) { return f.contains(.async) }
+            if f.contains(.top) { return isModule }
             i -= 1
         }
         return false
+    }
+
+    /// At an `await` that may be outside every function: a module's top-level await.
+    func noteTopLevelAwait() {
+        guard let info = moduleInfo else { return }
+        var i = scopeStack.count - 1
+        while i >= 0 {
+            let f = scopeStack[i].flags
+            if f.contains(.function) || f.contains(.classFieldInit) || f.contains(.classStaticBlock) { return }
+            i -= 1
+        }
+        info.hasTopLevelAwait = true
     }
 
     var allowSuper: Bool {
@@ -487,6 +504,18 @@ final class Parser {
     func declareName(_ name: String, mode: BindMode, kind: BindingKind, at offset: Int) throws(ParseError) {
         var redeclared = false
         let top = scopeStack.count - 1
+        if isModule && top == 0 && kind == .function {
+            // A module's top-level functions are lexically scoped declarations.
+            let s = scopeStack[0].scope
+            if s.lexicalNames.contains(name) || s.varNames.contains(name) || s.functionNames.contains(name) {
+                throw error("Identifier '\(name)' has already been declared", at: offset)
+            }
+            s.lexicalNames.insert(name)
+            s.functionNames.insert(name)
+            s.declaredVarNames.append(name)
+            s.addBinding(name, kind: kind, offset: offset)
+            return
+        }
         switch mode {
         case .lexical:
             let s = scopeStack[top].scope

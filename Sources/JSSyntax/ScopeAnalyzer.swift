@@ -182,7 +182,7 @@ final class ScopeAnalyzer {
     func statement(_ s: Stmt) throws(ParseError) {
         try parser.checkStack(at: s.span.start)
         switch s.kind {
-        case .expression(let e), .throw(let e):
+        case .expression(let e), .throw(let e), .exportDefault(let e):
             try expression(e)
         case .variable(let d):
             try declaration(d)
@@ -366,7 +366,10 @@ final class ScopeAnalyzer {
         switch e.kind {
         case .identifier(let name): reference(name)
         case .this, .newTarget: useThis()
-        case .null, .boolean, .number, .bigint, .string, .regexp: break
+        case .null, .boolean, .number, .bigint, .string, .regexp, .importMeta: break
+        case .dynamicImport(let a, let b):
+            try expression(a)
+            if let b { try expression(b) }
         case .template(let t):
             for x in t.expressions { try expression(x) }
         case .taggedTemplate(let tag, let t):

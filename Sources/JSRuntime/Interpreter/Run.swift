@@ -562,6 +562,18 @@ extension Runtime {
                 if Environment(e).slots[Int(op.slot)].isEmpty { throw try tdzError(data, op.name) }
                 Environment(e).slots[Int(op.slot)] = r[op.value]
                 pc += Op.SetScopeChecked.length
+            case .getImport:
+                let op = Op.GetImport(ins, pc)
+                r[op.dst] = try importBinding(data, Int(op.index), Int(op.name))
+                pc += Op.GetImport.length
+            case .dynamicImport:
+                let op = Op.DynamicImport(ins, pc)
+                r[op.dst] = try dynamicImport(data, r[op.specifier], r[op.options])
+                pc += Op.DynamicImport.length
+            case .importMeta:
+                let op = Op.Dst(ins, pc)
+                r[op.dst] = try importMeta(data)
+                pc += Op.Dst.length
             case .checkTDZ:
                 let op = Op.CheckTDZ(ins, pc)
                 if r[op.value].isEmpty { throw try tdzError(data, op.name) }

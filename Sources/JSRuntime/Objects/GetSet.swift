@@ -65,6 +65,7 @@ extension Runtime {
     /// OrdinarySet (https://tc39.es/ecma262/#sec-ordinaryset). Returns false where strict
     /// code must throw a TypeError.
     public func set(_ object: JSObject, _ key: Key, _ value: Value, receiver: Value) throws(JSException) -> Bool {
+        if isModuleNamespace(object) { return false }
         var o = object
         var ownDesc: OwnProperty? = nil
         while true {
@@ -129,6 +130,7 @@ extension Runtime {
     }
 
     public func hasProperty(_ object: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if isModuleNamespace(object) { return try namespaceHas(object, key) }
         var o = object
         while true {
             if o.flags & ObjectFlags.exotic != 0 { return try exoticHasProperty(o, key) }

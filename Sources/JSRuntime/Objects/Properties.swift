@@ -145,6 +145,7 @@ extension Runtime {
                 // No atom for the index's string means no property with that key.
                 if let k = existingIndexAtom(i), let entry = ShapeCell(o.shape).lookup(k) { return readSlot(o, entry) }
             }
+            if isModuleNamespace(o) { return try namespaceOwnProperty(o, key) }
             return nil
         case .named(let k):
             if o.kind == .array && k.cell == atom(static: "length") {
@@ -155,6 +156,7 @@ extension Runtime {
             if o.kind == .boxedPrimitive, k.cell == atom(static: "length"), isString(o.extraValue(1)) {
                 return .data(Value(stringLength(o.extraValue(1))), [])
             }
+            if isModuleNamespace(o) { return try namespaceOwnProperty(o, key) }
             return nil
         }
     }
@@ -180,6 +182,7 @@ extension Runtime {
     }
 
     func ordinaryDefineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
+        if isModuleNamespace(o) { return try namespaceDefine(o, key, desc) }
         if o.kind == .array {
             if case .named(let k) = key, k.cell == atom(static: "length") { return try defineArrayLength(o, desc) }
             if case .index(let i) = key, i >= o.arrayLength, o.flags & ArrayFlags.lengthReadOnly != 0 { return false }
@@ -417,6 +420,7 @@ extension Runtime {
     }
 
     func ordinaryDelete(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
+        if isModuleNamespace(o), try isNamespaceExport(o, key) { return false }
         var named: PropertyKey
         switch key {
         case .index(let i):
@@ -462,6 +466,7 @@ extension Runtime {
     }
 
     func ordinaryOwnKeys(_ o: JSObject) throws(JSException) -> [Key] {
+        if isModuleNamespace(o) { return try namespaceKeys(o) }
         var indices: [UInt32] = []
         if let e = o.elements {
             for i in 0..<o.elementsLength where !e[i].isEmpty { indices.append(UInt32(i)) }

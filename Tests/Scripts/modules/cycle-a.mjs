@@ -1,0 +1,2 @@
+import { b } from "./cycle-b.mjs";
+export let a = 1;

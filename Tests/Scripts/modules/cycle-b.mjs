@@ -1,0 +1,2 @@
+import { a } from "./cycle-a.mjs";
+export let b = a + 1;

@@ -1,0 +1,1 @@
+import { missing } from "./cycle-b.mjs";

@@ -1,0 +1,1 @@
+import "./not-there.mjs";

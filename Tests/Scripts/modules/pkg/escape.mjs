@@ -1,0 +1,2 @@
+import { secret } from "../outside/secret.mjs";
+console.log(secret);

@@ -1,0 +1,3 @@
+export const a = 1;
+
+let b = ;

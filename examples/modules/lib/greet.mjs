@@ -1,0 +1,2 @@
+export default function greet(name) { return `hello, ${name}`; }
+export { shout } from "./text.mjs";

@@ -1,0 +1,1 @@
+export const shout = (s) => s.toUpperCase() + "!";
