@@ -66,6 +66,7 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installMath()
+        try installTypedArrays()
         try installDate()
         try installJSON()
         try installErrors()

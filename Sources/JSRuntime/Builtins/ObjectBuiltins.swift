@@ -156,8 +156,7 @@ extension Runtime {
 
     /// SetIntegrityLevel (sealed or frozen).
     func setIntegrity(_ o: JSObject, frozen: Bool) throws(JSException) {
-        o.flags |= ObjectFlags.nonExtensible
-        noteShapeChange(o)
+        if !preventExtensions(o) { throw try typeError("Cannot prevent extensions of this object") }
         let keys = try ownKeys(o)
         for k in keys {
             if frozen {
@@ -184,11 +183,15 @@ extension Runtime {
     }
 
     /// [[PreventExtensions]].
-    func preventExtensions(_ o: JSObject) {
+    @discardableResult
+    func preventExtensions(_ o: JSObject) -> Bool {
+        // A typed array whose length can change stays extensible.
+        if o.kind == .typedArray && !typedArrayIsFixedLength(o) { return false }
         if o.isExtensible {
             o.flags |= ObjectFlags.nonExtensible
             noteShapeChange(o)
         }
+        return true
     }
 
     enum EnumerableKind { case keys, values, entries }
@@ -593,7 +596,7 @@ extension Runtime {
         }
         try method(ctor, "preventExtensions", 1) { rt, _, args, _ throws(JSException) in
             let o = rt.arg(args, 0)
-            if rt.isObject(o) { rt.preventExtensions(JSObject(o)) }
+            if rt.isObject(o), !rt.preventExtensions(JSObject(o)) { throw try rt.typeError("Cannot prevent extensions of this object") }
             return o
         }
         try method(ctor, "seal", 1) { rt, _, args, _ throws(JSException) in

@@ -69,8 +69,7 @@ extension Runtime {
             return Value(cell: a.cell)
         }
         try method(r, "preventExtensions", 1) { rt, _, args, _ throws(JSException) in
-            rt.preventExtensions(try rt.reflectTarget(rt.arg(args, 0), "preventExtensions"))
-            return .true
+            Value(rt.preventExtensions(try rt.reflectTarget(rt.arg(args, 0), "preventExtensions")))
         }
         try method(r, "set", 3) { rt, _, args, _ throws(JSException) in
             let o = try rt.reflectTarget(rt.arg(args, 0), "set")

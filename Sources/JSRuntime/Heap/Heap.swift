@@ -41,6 +41,9 @@ public enum CellKind: UInt8, Sendable {
     case regexp
     case date
     case accessorPair
+    case arrayBuffer
+    case typedArray
+    case dataView
 }
 
 /// The 8 bytes at the start of every cell.

@@ -25,6 +25,7 @@ extension Runtime {
     public func get(_ object: JSObject, _ key: Key, receiver: Value) throws(JSException) -> Value {
         var o = object
         while true {
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return try typedArrayGetElement(o, n) }
             if let p = try getOwnProperty(o, key) {
                 switch p {
                 case .data(let v, _): return v
@@ -51,6 +52,10 @@ extension Runtime {
         var o = object
         var ownDesc: OwnProperty? = nil
         while true {
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) {
+                if receiver.isCell && o.cell == receiver.asCell { try typedArraySetElement(o, n, value); return true }
+                if typedArrayValidIndex(o, n) == nil { return true }
+            }
             if let p = try getOwnProperty(o, key) { ownDesc = p; break }
             let proto = o.prototype
             if !proto.isCell { break }
@@ -68,6 +73,11 @@ extension Runtime {
         }
         guard receiver.isCell, isObject(receiver) else { return false }
         let r = JSObject(receiver)
+        if r.kind == .typedArray, typedArrayNumericKey(key) != nil {
+            // The receiver's [[DefineOwnProperty]] with only a value.
+            if try getOwnProperty(r, key) == nil { return try defineOwnProperty(r, key, .data(value, .all)) }
+            return try defineOwnProperty(r, key, PropertyDescriptor(value: value))
+        }
         // Fast path: an existing writable data property on the receiver itself.
         if r.cell == o.cell, case .data(_, let attrs)? = ownDesc {
             if r.kind == .array, case .named(let k) = key, k.cell == atom(static: "length") {
@@ -90,6 +100,7 @@ extension Runtime {
     public func hasProperty(_ object: JSObject, _ key: Key) throws(JSException) -> Bool {
         var o = object
         while true {
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return typedArrayValidIndex(o, n) != nil }
             if try getOwnProperty(o, key) != nil { return true }
             let proto = o.prototype
             if !proto.isCell { return false }
