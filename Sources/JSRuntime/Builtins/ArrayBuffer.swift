@@ -38,6 +38,8 @@ final class BinaryIntrinsics {
     var typedArrayValues = Value.undefined
     /// BigInt element conversions, set by the BigInt library (see TypedArrays.swift).
     var bigIntHooks: BigIntElementHooks?
+    /// Atomics.waitAsync's waiters (this agent's only): buffer, byte index, promise.
+    var asyncWaiters: [(buffer: Value, byteIndex: Int, promise: Value)] = []
 
     func mark(_ m: inout Heap.Marker) {
         for o in [arrayBufferPrototype, arrayBufferConstructor, sharedArrayBufferPrototype, sharedArrayBufferConstructor,
@@ -47,6 +49,7 @@ final class BinaryIntrinsics {
         for o in prototypes { if let o { m.mark(cell: o.cell) } }
         for o in constructors { if let o { m.mark(cell: o.cell) } }
         m.mark(typedArrayValues)
+        for w in asyncWaiters { m.mark(w.buffer); m.mark(w.promise) }
     }
 }
 

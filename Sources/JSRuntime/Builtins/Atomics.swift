@@ -80,6 +80,52 @@ extension Runtime {
         return old
     }
 
+    /// Atomics.wait / Atomics.waitAsync (DoWait).
+    func atomicsWait(_ args: UnsafeBufferPointer<Value>, async: Bool) throws(JSException) -> Value {
+        let name = async ? "waitAsync" : "wait"
+        let (o, len) = try validateIntegerTypedArray(arg(args, 0), waitable: true, name)
+        if !o.viewBuffer.isSharedBuffer { throw try typeError("Atomics.\(name): the typed array's buffer is not a SharedArrayBuffer") }
+        let i = try validateAtomicAccess(o, len, arg(args, 1), name)
+        let k = o.typedArrayKind
+        let v: Value = k.isBigInt ? try typedArrayConvert(arg(args, 2), k) : Value(Int(try toInt32(arg(args, 2))))
+        heap.pushRoot(v)
+        defer { heap.popRoots(1) }
+        let q = try toNumber(arg(args, 3))
+        let t = q.isNaN ? Double.infinity : max(q, 0)
+        let current = try typedArrayLoad(o, i)
+        let equal = k.isBigInt ? atomicBits(current, k) == atomicBits(v, k) : strictEquals(current, v)
+        func result(_ isAsync: Bool, _ value: Value) throws(JSException) -> Value {
+            heap.pushRoot(value)
+            defer { heap.popRoots(1) }
+            let r = try newObject()
+            heap.pushRoot(Value(cell: r.cell))
+            defer { heap.popRoots(1) }
+            try createDataProperty(r, key(static: "async"), Value(isAsync))
+            try createDataProperty(r, key(static: "value"), value)
+            return Value(cell: r.cell)
+        }
+        if async {
+            if !equal { return try result(false, try makeString("not-equal")) }
+            if t == 0 { return try result(false, try makeString("timed-out")) }
+            // Resolved with "ok" by Atomics.notify on this location (this host has no timers,
+            // so a timeout never settles it).
+            let promise = try newPromiseObject()
+            realm.binary.asyncWaiters.append((Value(cell: o.viewBuffer.cell), o.viewByteOffset + (i << k.shift), Value(cell: promise.cell)))
+            return try result(true, Value(cell: promise.cell))
+        }
+        if !equal { return try makeString("not-equal") }
+        if t.isInfinite {
+            throw try typeError("Atomics.wait: waiting without a timeout would block forever (this host has one agent)")
+        }
+        // No other agent can notify: the wait ends at the timeout.
+        if t > 0 {
+            var ts = timespec(tv_sec: Int(t / 1000), tv_nsec: Int((t.truncatingRemainder(dividingBy: 1000)) * 1_000_000))
+            var rem = timespec()
+            while nanosleep(&ts, &rem) != 0 { ts = rem }
+        }
+        return try makeString("timed-out")
+    }
+
     func installAtomics() throws(JSException) {
         let atomics = try newObject()
         heap.pushRoot(Value(cell: atomics.cell))
@@ -135,36 +181,36 @@ extension Runtime {
             return k.isBigInt ? v : Value(v.asNumber + 0.0)
         }
         try method(atomics, "wait", 4) { rt, _, args, _ throws(JSException) in
-            let (o, len) = try rt.validateIntegerTypedArray(rt.arg(args, 0), waitable: true, "wait")
-            if !o.viewBuffer.isSharedBuffer { throw try rt.typeError("Atomics.wait: the typed array's buffer is not a SharedArrayBuffer") }
-            let i = try rt.validateAtomicAccess(o, len, rt.arg(args, 1), "wait")
-            let k = o.typedArrayKind
-            let v: Value = k.isBigInt ? try rt.typedArrayConvert(rt.arg(args, 2), k) : Value(Int(try rt.toInt32(rt.arg(args, 2))))
-            rt.heap.pushRoot(v)
-            defer { rt.heap.popRoots(1) }
-            let q = try rt.toNumber(rt.arg(args, 3))
-            let t = q.isNaN ? Double.infinity : max(q, 0)
-            let current = try rt.typedArrayLoad(o, i)
-            if !rt.strictEquals(current, v) && !(k.isBigInt && rt.atomicBits(current, k) == rt.atomicBits(v, k)) {
-                return try rt.makeString("not-equal")
-            }
-            if t.isInfinite {
-                throw try rt.typeError("Atomics.wait: waiting without a timeout would block forever (this host has one agent)")
-            }
-            // No other agent can notify: the wait ends at the timeout.
-            if t > 0 {
-                var ts = timespec(tv_sec: Int(t / 1000), tv_nsec: Int((t.truncatingRemainder(dividingBy: 1000)) * 1_000_000))
-                var rem = timespec()
-                while nanosleep(&ts, &rem) != 0 { ts = rem }
-            }
-            return try rt.makeString("timed-out")
+            try rt.atomicsWait(args, async: false)
+        }
+        try method(atomics, "waitAsync", 4) { rt, _, args, _ throws(JSException) in
+            try rt.atomicsWait(args, async: true)
         }
         try method(atomics, "notify", 3) { rt, _, args, _ throws(JSException) in
             let (o, len) = try rt.validateIntegerTypedArray(rt.arg(args, 0), waitable: true, "notify")
-            _ = try rt.validateAtomicAccess(o, len, rt.arg(args, 1), "notify")
+            let i = try rt.validateAtomicAccess(o, len, rt.arg(args, 1), "notify")
             let c = rt.arg(args, 2)
-            if !c.isUndefined { _ = max(try rt.toIntegerOrInfinity(c), 0) }
-            return Value(int32: 0)
+            var count = Double.infinity
+            if !c.isUndefined { count = max(try rt.toIntegerOrInfinity(c), 0) }
+            let buffer = o.viewBuffer
+            if !buffer.isSharedBuffer { return Value(int32: 0) }
+            let byteIndex = o.viewByteOffset + (i << o.typedArrayKind.shift)
+            // Wake the async waiters on this location, oldest first.
+            var woken: [Value] = []
+            var kept: [(buffer: Value, byteIndex: Int, promise: Value)] = []
+            for w in rt.realm.binary.asyncWaiters {
+                if Double(woken.count) < count && w.buffer.asCell == buffer.cell && w.byteIndex == byteIndex {
+                    woken.append(w.promise)
+                } else {
+                    kept.append(w)
+                }
+            }
+            if woken.isEmpty { return Value(int32: 0) }
+            rt.realm.binary.asyncWaiters = kept
+            try rt.withRootedValues(woken) { () throws(JSException) in
+                for p in woken { try rt.resolvePromise(JSObject(p), try rt.makeString("ok")) }
+            }
+            return Value(woken.count)
         }
         try method(atomics, "pause", 0) { rt, _, args, _ throws(JSException) in
             let n = rt.arg(args, 0)

@@ -454,14 +454,14 @@ extension Runtime {
             if src.kind == .array && method.bits == arrayValuesFunction.bits && src.flags & ObjectFlags.sparseElements == 0
                 && arrayIteratorIsPristine() {
                 let n = Int(src.arrayLength)
-                let o = try allocateTypedArray(kind, proto: proto, length: n)
-                heap.pushRoot(Value(cell: o.cell))
-                defer { heap.popRoots(1) }
-                for i in 0..<n {
-                    let v = try element(src, i)
-                    try typedArraySetElement(o, Double(i), v)
+                var allNumbers = src.elementsLength == n
+                if allNumbers, let e = src.elements { for i in 0..<n where !e[i].isNumber { allNumbers = false; break } }
+                if allNumbers && !kind.isBigInt {
+                    // No conversion runs user code: convert in place of the list.
+                    let o = try allocateTypedArray(kind, proto: proto, length: n)
+                    if let e = src.elements { for i in 0..<n { typedArrayStore(o, i, e[i]) } }
+                    return Value(cell: o.cell)
                 }
-                return Value(cell: o.cell)
             }
             let values = try iteratorToList(first, method)
             heap.pushRoot(Value(cell: values.cell))
