@@ -40,6 +40,7 @@ extension Runtime {
             if a > b { return false }
             return a == 0 && a.sign == .minus && b.sign == .plus
         }
+        if let hooks = bigIntElementHooks, x.isCell, y.isCell { return hooks.compare(self, x, y) < 0 }
         return false
     }
 
@@ -463,6 +464,8 @@ extension Runtime {
         try method(proto, "toReversed", 0) { rt, this, _, _ throws(JSException) in
             let (o, len) = try rt.validateTypedArray(this, p + "toReversed")
             let a = try rt.typedArrayCreateSameType(o, len)
+            rt.heap.pushRoot(Value(cell: a.cell))
+            defer { rt.heap.popRoots(1) }
             for k in 0..<len { rt.typedArrayStore(a, k, try rt.taGet(o, len - 1 - k)) }
             return Value(cell: a.cell)
         }
@@ -475,6 +478,8 @@ extension Runtime {
             defer { rt.heap.popRoots(1) }
             guard rt.typedArrayValidIndex(o, actual) != nil else { throw try rt.rangeError("Invalid typed array index") }
             let a = try rt.typedArrayCreateSameType(o, len)
+            rt.heap.pushRoot(Value(cell: a.cell))
+            defer { rt.heap.popRoots(1) }
             for k in 0..<len {
                 let from = Double(k) == actual ? v : try rt.taGet(o, k)
                 rt.typedArrayStore(a, k, try rt.typedArrayConvert(from, a.typedArrayKind))

@@ -75,7 +75,20 @@ struct BigIntElementHooks {
     var toBigInt: (Runtime, Value) throws(JSException) -> Value
     /// The low 64 bits of a BigInt value (two's complement).
     var bits: (Runtime, Value) -> UInt64
+    /// The order of two BigInt values (-1, 0, 1), for sort.
+    var compare: (Runtime, Value, Value) -> Int
 }
+
+// With the BigInt library (`JSBigInt`, `bigIntValue`, `toBigInt`), `installTypedArrays`
+// sets, before the constructors are made:
+//   realm.binary.bigIntHooks = BigIntElementHooks(
+//       load: { rt, bits, signed throws(JSException) in
+//           signed ? try rt.bigIntValue(int64: Int64(bitPattern: bits)) : try rt.bigIntValue(uint64: bits) },
+//       toBigInt: { rt, v throws(JSException) in try rt.toBigInt(v) },
+//       bits: { rt, v in rt.bigIntValue(v).truncatedUInt64 },
+//       compare: { rt, a, b in JSBigInt.compare(rt.bigIntValue(a), rt.bigIntValue(b)) })
+// and BigInt64Array, BigUint64Array, DataView's get/setBigInt64 and get/setBigUint64 and
+// the Atomics on BigInt64Array follow.
 
 // MARK: - Number <-> element conversions
 

@@ -493,7 +493,7 @@ extension Runtime {
         var p = o.prototype
         while p.isCell {
             let po = JSObject(p)
-            if po.elementsLength > 0 || po.flags & ObjectFlags.sparseElements != 0 { return true }
+            if po.elementsLength > 0 || po.flags & ObjectFlags.sparseElements != 0 || po.kind == .typedArray { return true }
             p = po.prototype
         }
         return false
