@@ -11,7 +11,8 @@ private func eval(_ source: String, stress: Bool = false, maxHeap: Int = 0) thro
     do {
         let v = try rt.evaluateScript(SourceFile(name: "test.js", text: source))
         return try rt.flatten(try rt.toString(v)).swiftString
-    } catch let e as JSException {
+    } catch {
+        let e = error
         return "threw " + (try rt.flatten(try rt.toString(e.value)).swiftString)
     }
 }
