@@ -127,6 +127,8 @@ public final class Realm {
     /// RegExp's original @@species getter.
     var regexpSpeciesGetter: Value = .undefined
     public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
+    /// ArrayBuffer, typed arrays, DataView (Builtins/ArrayBuffer.swift).
+    let binary = BinaryIntrinsics()
 
     // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
     public var objectConstructor: JSObject!
@@ -200,6 +202,7 @@ public final class Realm {
         if let k = classFieldsKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
         for v in singleCharStrings { m.mark(v) }
+        binary.mark(&m)
     }
 }
 

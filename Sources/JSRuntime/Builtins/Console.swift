@@ -225,6 +225,10 @@ extension Runtime {
             braces = ("[", "]")
             if prefixName != "Array" && !prefixName.isEmpty { braces.0 = "\(prefixName)(\(o.arrayLength)) [" }
             keys = keys.filter { if case .index = $0 { return false }; return true }
+        } else if o.kind == .typedArray {
+            isArrayLike = true
+            braces = ("\(prefixName.isEmpty ? o.typedArrayKind.name : prefixName)(\(o.typedArrayLength ?? 0)) [", "]")
+            keys = keys.filter { if case .index = $0 { return false }; return true }
         } else if isCallable(v) {
             base = try functionBase(o)
             if keys.isEmpty { return base }
@@ -276,7 +280,7 @@ extension Runtime {
             } else if !prefixName.isEmpty && prefixName != "Object" { braces.0 = "\(prefixName) {" }
         }
 
-        let arrayLength = isArrayLike ? Int(o.arrayLength) : 0
+        let arrayLength = !isArrayLike ? 0 : o.kind == .typedArray ? (o.typedArrayLength ?? 0) : Int(o.arrayLength)
         if keys.isEmpty && arrayLength == 0 {
             if isArrayLike { return braces.0 + "]" }
             if base.isEmpty { return braces.0 + "}" }

@@ -70,6 +70,7 @@ extension Runtime {
         try installWeakRefs()
         try installMapUpsert()
         try installMath()
+        try installTypedArrays()
         try installDate()
         try installJSON()
         try installErrors()

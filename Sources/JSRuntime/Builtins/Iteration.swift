@@ -209,7 +209,12 @@ extension Runtime {
         let length: Int
         if isObject(target) {
             let o = JSObject(target)
-            length = o.kind == .array ? Int(o.arrayLength) : try lengthOf(o)
+            if o.kind == .typedArray {
+                guard let n = o.typedArrayLength else { throw try typeError("Cannot iterate a detached or out-of-bounds typed array") }
+                length = n
+            } else {
+                length = o.kind == .array ? Int(o.arrayLength) : try lengthOf(o)
+            }
         } else {
             length = 0
         }

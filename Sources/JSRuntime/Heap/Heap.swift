@@ -49,6 +49,9 @@ public enum CellKind: UInt8, Sendable {
     case finalizationRegistry
     /// A Proxy exotic object (Builtins/Proxy.swift).
     case proxy
+    case arrayBuffer
+    case typedArray
+    case dataView
 }
 
 /// The 8 bytes at the start of every cell.

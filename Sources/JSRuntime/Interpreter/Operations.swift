@@ -357,7 +357,7 @@ extension Runtime {
                         o.setSlot(entry.slot, value)
                         return
                     }
-                } else if o.isExtensible && o.flags & ObjectFlags.isPrototype == 0 && o.kind != .array && chainAllowsAdd(o, k) {
+                } else if o.isExtensible && o.flags & ObjectFlags.isPrototype == 0 && o.kind != .array && o.kind != .typedArray && chainAllowsAdd(o, k) {
                     let epoch = protoEpoch
                     heap.pushRoot(value)
                     defer { heap.popRoots(1) }
@@ -395,6 +395,8 @@ extension Runtime {
         let s = StringCell(a)
         // Index keys ("0", "12") are elements; no index starts with anything but a digit.
         guard s.length > 0, !(s[0] >= 0x30 && s[0] <= 0x39), a != lengthAtom else { return nil }
+        // "-0", "-1", "Infinity", "NaN" are numeric keys of typed arrays.
+        if (s[0] == 0x2D || s[0] == 0x49 || s[0] == 0x4E) && o.kind == .typedArray { return nil }
         let shape = o.shape
         let sharedKey = UInt64(UInt(bitPattern: a))
         let shared = sharedCacheEntry(shape, sharedKey)
@@ -420,6 +422,7 @@ extension Runtime {
                     let v = e[i]
                     if !v.isEmpty { return v }
                 }
+                if o.kind == .typedArray { return try typedArrayGetIndex(o, i) }
                 return try get(o, .index(UInt32(i)), receiver: base)
             }
             if let v = getElementByAtom(o, keyValue) { return v }
@@ -454,6 +457,7 @@ extension Runtime {
                     e[i] = value
                     return
                 }
+                if o.kind == .typedArray { try typedArraySetIndex(o, i, value); return }
                 if o.kind == .array && i == o.elementsLength && UInt32(i) >= o.arrayLength && o.flags & ArrayFlags.lengthReadOnly == 0,
                    !(try protoChainHasIndexedProperties(o)) {
                     try o.ensureElementsCapacity(i + 1, self)
@@ -493,7 +497,7 @@ extension Runtime {
         var p = o.prototype
         while p.isCell {
             let po = JSObject(p)
-            if po.elementsLength > 0 || po.flags & (ObjectFlags.sparseElements | ObjectFlags.exotic) != 0 { return true }
+            if po.elementsLength > 0 || po.flags & (ObjectFlags.sparseElements | ObjectFlags.exotic) != 0 || po.kind == .typedArray { return true }
             p = po.prototype
         }
         return false

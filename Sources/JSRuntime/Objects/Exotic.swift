@@ -127,6 +127,8 @@ extension Runtime {
     @discardableResult
     public func preventExtensions(_ o: JSObject) throws(JSException) -> Bool {
         if o.flags & ObjectFlags.exotic != 0 { return try exoticPreventExtensions(o) }
+        // A typed array whose length can change stays extensible.
+        if o.kind == .typedArray && !typedArrayIsFixedLength(o) { return false }
         ordinaryPreventExtensions(o)
         return true
     }

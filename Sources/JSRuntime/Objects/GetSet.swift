@@ -26,6 +26,7 @@ extension Runtime {
         var o = object
         while true {
             if o.flags & ObjectFlags.exotic != 0 { return try exoticGet(o, key, receiver: receiver) }
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return try typedArrayGetElement(o, n) }
             if let p = try ordinaryGetOwnProperty(o, key) {
                 switch p {
                 case .data(let v, _): return v
@@ -70,6 +71,10 @@ extension Runtime {
         var ownDesc: OwnProperty? = nil
         while true {
             if o.flags & ObjectFlags.exotic != 0 { return try exoticSet(o, key, value, receiver: receiver) }
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) {
+                if receiver.isCell && o.cell == receiver.asCell { try typedArraySetElement(o, n, value); return true }
+                if typedArrayValidIndex(o, n) == nil { return true }
+            }
             if let p = try ordinaryGetOwnProperty(o, key) { ownDesc = p; break }
             let proto = o.prototype
             if !proto.isCell { break }
@@ -110,6 +115,11 @@ extension Runtime {
             }
             return try defineOwnProperty(r, key, .data(value, .all))
         }
+        if r.kind == .typedArray, typedArrayNumericKey(key) != nil {
+            // The receiver's [[DefineOwnProperty]] with only a value.
+            if try getOwnProperty(r, key) == nil { return try defineOwnProperty(r, key, .data(value, .all)) }
+            return try defineOwnProperty(r, key, PropertyDescriptor(value: value))
+        }
         // Fast path: an existing writable data property on the receiver itself.
         if r.cell == o.cell, case .data(_, let attrs)? = ownDesc {
             if r.kind == .array, case .named(let k) = key, k.cell == atom(static: "length") {
@@ -134,6 +144,7 @@ extension Runtime {
         var o = object
         while true {
             if o.flags & ObjectFlags.exotic != 0 { return try exoticHasProperty(o, key) }
+            if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return typedArrayValidIndex(o, n) != nil }
             if try ordinaryGetOwnProperty(o, key) != nil { return true }
             let proto = o.prototype
             if !proto.isCell { return false }

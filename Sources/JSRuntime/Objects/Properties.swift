@@ -134,6 +134,7 @@ extension Runtime {
 
     /// OrdinaryGetOwnProperty (with the String and Array exotic parts).
     func ordinaryGetOwnProperty(_ o: JSObject, _ key: Key) throws(JSException) -> OwnProperty? {
+        if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return try typedArrayGetOwn(o, n) }
         switch key {
         case .index(let i):
             if Int(i) < o.elementsLength, let e = o.elements {
@@ -183,6 +184,7 @@ extension Runtime {
 
     func ordinaryDefineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
         if isModuleNamespace(o) { return try namespaceDefine(o, key, desc) }
+        if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return try typedArrayDefine(o, n, desc) }
         if o.kind == .array {
             if case .named(let k) = key, k.cell == atom(static: "length") { return try defineArrayLength(o, desc) }
             if case .index(let i) = key, i >= o.arrayLength, o.flags & ArrayFlags.lengthReadOnly != 0 { return false }
@@ -421,6 +423,7 @@ extension Runtime {
 
     func ordinaryDelete(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
         if isModuleNamespace(o), try isNamespaceExport(o, key) { return false }
+        if o.kind == .typedArray, let n = typedArrayNumericKey(key) { return typedArrayValidIndex(o, n) == nil }
         var named: PropertyKey
         switch key {
         case .index(let i):
@@ -471,6 +474,7 @@ extension Runtime {
         if let e = o.elements {
             for i in 0..<o.elementsLength where !e[i].isEmpty { indices.append(UInt32(i)) }
         }
+        if o.kind == .typedArray { indices = typedArrayIndexKeys(o) }
         if o.kind == .boxedPrimitive, isString(o.extraValue(1)) {
             let n = stringLength(o.extraValue(1))
             indices = Array(0..<UInt32(n)) + indices.filter { $0 >= UInt32(n) }
