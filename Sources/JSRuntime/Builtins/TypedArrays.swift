@@ -79,16 +79,17 @@ struct BigIntElementHooks {
     var compare: (Runtime, Value, Value) -> Int
 }
 
-// With the BigInt library (`JSBigInt`, `bigIntValue`, `toBigInt`), `installTypedArrays`
-// sets, before the constructors are made:
-//   realm.binary.bigIntHooks = BigIntElementHooks(
-//       load: { rt, bits, signed throws(JSException) in
-//           signed ? try rt.bigIntValue(int64: Int64(bitPattern: bits)) : try rt.bigIntValue(uint64: bits) },
-//       toBigInt: { rt, v throws(JSException) in try rt.toBigInt(v) },
-//       bits: { rt, v in rt.bigIntValue(v).truncatedUInt64 },
-//       compare: { rt, a, b in JSBigInt.compare(rt.bigIntValue(a), rt.bigIntValue(b)) })
-// and BigInt64Array, BigUint64Array, DataView's get/setBigInt64 and get/setBigUint64 and
-// the Atomics on BigInt64Array follow.
+// The BigInt library (`JSBigInt`, `bigIntValue`, `toBigInt`) behind BigInt64Array,
+// BigUint64Array, DataView's get/setBigInt64 and get/setBigUint64 and the Atomics on
+// BigInt64Array (`installTypedArrays` sets them before the constructors are made).
+extension BigIntElementHooks {
+    static var library: BigIntElementHooks { BigIntElementHooks(
+        load: { rt, bits, signed throws(JSException) in
+            signed ? try rt.bigIntValue(int64: Int64(bitPattern: bits)) : try rt.bigIntValue(uint64: bits) },
+        toBigInt: { rt, v throws(JSException) in try rt.toBigInt(v) },
+        bits: { rt, v in rt.bigIntValue(v).truncatedUInt64 },
+        compare: { rt, a, b in JSBigInt.compare(rt.bigIntValue(a), rt.bigIntValue(b)) }) }
+}
 
 // MARK: - Number <-> element conversions
 
@@ -549,6 +550,7 @@ extension Runtime {
     // MARK: - Install
 
     func installTypedArrays() throws(JSException) {
+        realm.binary.bigIntHooks = .library
         try installArrayBuffer()
         try installTypedArrayIntrinsic()
         let b = realm.binary
