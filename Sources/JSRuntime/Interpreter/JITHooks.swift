@@ -361,6 +361,28 @@ extension Runtime {
         return next
     }
 
+    /// The machine code a stub's callee is to be entered with (compiled now if it has become
+    /// hot); nil: the interpreter makes the call — the callee has none, or the native stack,
+    /// on which machine code's calls nest, is near its end (the interpreter's do not nest).
+    func compiledBodyToEnter(_ data: CodeData) -> JITBody? {
+        if data.jitBody == nil {
+            data.hotness &+= 1
+            if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
+        }
+        guard let body = data.jitBody, StackGuard.hasRoom(jitCallCell[3]) else { return nil }
+        return body
+    }
+
+    /// Leaves the frame a stub just pushed in the call cell for the machine code that enters
+    /// it; returns where it enters.
+    func enterPushedFrame(_ body: JITBody) -> Int {
+        let new = frames.pointer(frames.count - 1)
+        jitCallCell[0] = UInt(bitPattern: new)
+        jitCallCell[1] = UInt(bitPattern: new.pointee.base)
+        jitCallCell[2] = UInt(bitPattern: body.table)
+        return Int(bitPattern: body.table[0])
+    }
+
     /// The call stub (`JITStubs.call`): the interpreter's call, without its loop.
     func jitCall(pc: Int) -> Int {
         let fp = frames.pointer(frames.count - 1)
@@ -380,23 +402,10 @@ extension Runtime {
                 r[op.dst] = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                 return JITStubs.callDone
             }
-            unowned(unsafe) let data = functionCodeData(callee)
-            if data.jitBody == nil {
-                data.hotness &+= 1
-                if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
-            }
-            // Machine code calls nest on the native stack: near its end, the interpreter
-            // makes the call (its calls do not nest).
-            guard let body = data.jitBody, StackGuard.hasRoom(jitCallCell[3]) else {
-                return JITStubs.callInterpret
-            }
+            guard let body = compiledBodyToEnter(functionCodeData(callee)) else { return JITStubs.callInterpret }
             try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
                           returnRegister: op.dst, newTarget: .undefined)
-            let new = frames.pointer(frames.count - 1)
-            jitCallCell[0] = UInt(bitPattern: new)
-            jitCallCell[1] = UInt(bitPattern: new.pointee.base)
-            jitCallCell[2] = UInt(bitPattern: body.table)
-            return Int(bitPattern: body.table[0])
+            return enterPushedFrame(body)
         } catch {
             jitPendingException = error.value
             return JITEntryResult.exception
@@ -418,22 +427,12 @@ extension Runtime {
                 let fo = JSObject(f)
                 unowned(unsafe) let data = functionCodeData(fo)
                 if !data.code.isDefaultDerivedConstructor {
-                    if data.jitBody == nil {
-                        data.hotness &+= 1
-                        if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
-                    }
                     // Decided before `this` is made (its prototype lookup may run code).
-                    guard let body = data.jitBody, StackGuard.hasRoom(jitCallCell[3]) else {
-                        return JITStubs.callInterpret
-                    }
+                    guard let body = compiledBodyToEnter(data) else { return JITStubs.callInterpret }
                     let thisValue = try constructThis(fo, data.code.kind, newTarget: newTarget)
                     try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
                                   returnRegister: op.dst, newTarget: newTarget)
-                    let new = frames.pointer(frames.count - 1)
-                    jitCallCell[0] = UInt(bitPattern: new)
-                    jitCallCell[1] = UInt(bitPattern: new.pointee.base)
-                    jitCallCell[2] = UInt(bitPattern: body.table)
-                    return Int(bitPattern: body.table[0])
+                    return enterPushedFrame(body)
                 }
             }
             r[op.dst] = try construct(f, args, newTarget: newTarget)
