@@ -40,29 +40,26 @@ extension BaselineCompiler {
         masm.move(imm: UInt64(UInt(bitPattern: callCell)), R.t1)
         masm.load64(R.t1, 8, R.t5)
         masm.load64(R.t1, 16, R.t3)
-        masm.push(R.frame)
-        masm.push(R.registers)
-        masm.push(R.table)
-        masm.load64(R.t1, 0, R.frame)
-        finishEnter(entry: R.t2, registers: R.t5, table: R.t3, next: next)
+        enterCallee(next: next, frameInCallCell: true)
         inlineCount += 1
     }
 
-    /// Enters the callee whose frame `pushFrameInline` wrote above this one: its machine
-    /// code at pc 0 in t2, its registers in t5, its entry table in t3.
-    mutating func enterCallee(next: Int) {
+    /// Enters a callee whose frame was pushed: its machine code at pc 0 in t2, its registers
+    /// in t5, its entry table in t3; its frame the one `pushFrameInline` wrote above this
+    /// one, or (`frameInCallCell`) the one a stub left in the call cell, whose address is in t1.
+    mutating func enterCallee(next: Int, frameInCallCell: Bool = false) {
         // Three saves keep the callee's body 16-byte aligned (it runs after a return address).
         masm.push(R.frame)
         masm.push(R.registers)
         masm.push(R.table)
-        masm.add64(imm: Int32(JITFrameLayout.stride), R.frame)
-        finishEnter(entry: R.t2, registers: R.t5, table: R.t3, next: next)
-    }
-
-    mutating func finishEnter(entry: GPR, registers: GPR, table: GPR, next: Int) {
-        masm.move(registers, R.registers)
-        masm.move(table, R.table)
-        masm.call(entry)
+        if frameInCallCell {
+            masm.load64(R.t1, 0, R.frame)
+        } else {
+            masm.add64(imm: Int32(JITFrameLayout.stride), R.frame)
+        }
+        masm.move(R.t5, R.registers)
+        masm.move(R.t3, R.table)
+        masm.call(R.t2)
         masm.pop(R.table)
         masm.pop(R.registers)
         masm.pop(R.frame)
@@ -118,11 +115,7 @@ extension BaselineCompiler {
         } else {
             load(op.this, R.t4)
             let strict = masm.branchTest8(.nonZero, R.t1, Int32(I.flagsOffset), imm: UInt8(I.strict))
-            masm.move(imm: Value.notCellMask, R.t3)
-            misses.append(masm.branchTest64(.nonZero, R.t4, R.t3))
-            misses.append(masm.branch64(.equal, R.t4, imm: 0))
-            masm.load8(R.t4, Int32(CellHeaderLayout.kind), R.t3)
-            misses.append(masm.branch32(.belowOrEqual, R.t3, imm: Int32(CellKind.symbol.rawValue)))
+            objectCellChecks(R.t4, scratch: R.t3, into: &misses)
             masm.linkHere(strict)
         }
         masm.store64(R.t4, R.frame, newFrame + Int32(F.this))
@@ -197,11 +190,10 @@ extension BaselineCompiler {
             exitPaths.append(([native], pc))
             let notConstruct = masm.jump()
             masm.linkHere(construct)
-            masm.move(imm: Value.notCellMask, R.t2)
-            let primitive = masm.branchTest64(.nonZero, R.t0, R.t2)
-            masm.load8(R.t0, Int32(CellHeaderLayout.kind), R.t2)
-            let object = masm.branch32(.above, R.t2, imm: Int32(CellKind.symbol.rawValue))
-            masm.linkHere(primitive)
+            var notObject: [Jump] = []
+            objectCellChecks(R.t0, scratch: R.t2, into: &notObject)
+            let object = masm.jump()
+            for j in notObject { masm.linkHere(j) }
             masm.load64(R.frame, Int32(JITFrameLayout.this), R.t0)
             masm.linkHere(object)
             masm.linkHere(notConstruct)

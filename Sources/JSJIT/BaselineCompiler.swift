@@ -184,7 +184,7 @@ struct BaselineCompiler {
                 load(value, a[3])
                 masm.move(imm: strict ? 1 : 0, R.t5)   // the fifth argument (r8)
                 masm.call(address: JITStubs.setElementAddress)
-                exceptionJumps.append(masm.branch64(.lessThan, R.result, imm: 0))
+                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
             case .getNamed(let object, let atom, let cache, let dst):
                 load(object, a[1])
                 masm.move(imm: UInt64(UInt(bitPattern: code.codeDataAddress)), a[2])
@@ -683,11 +683,11 @@ struct BaselineCompiler {
         return [tagged, empty]
     }
 
-    /// Jumps away unless t0 holds an object cell (a cell of a kind past symbol, as the
-    /// interpreter's cache check has it). Clobbers t1.
-    func objectCellChecks(into misses: inout [Jump]) {
-        misses += cellKind(R.t0, into: R.t1)
-        misses.append(masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.symbol.rawValue)))
+    /// Jumps away unless `r` (t0 by default) holds an object cell (a cell of a kind past
+    /// symbol, as the interpreter's cache check has it). Clobbers `scratch`.
+    func objectCellChecks(_ r: GPR = R.t0, scratch: GPR = R.t1, into misses: inout [Jump]) {
+        misses += cellKind(r, into: scratch)
+        misses.append(masm.branch32(.belowOrEqual, scratch, imm: Int32(CellKind.symbol.rawValue)))
     }
 
     /// The address of named slot t3 of the object in t0, into t0 (inline or out of line).

@@ -44,11 +44,6 @@ public enum JITFrameLayout {
     public static let stride = MemoryLayout<Frame>.stride
     /// A frame is pushed while fewer than this many are (`Runtime.pushFrame`).
     public static let maxFrames = FrameStack.capacity - 1
-    /// Every word of a frame, for machine code that writes a whole one.
-    public static var fieldOffsets: [Int] {
-        [data, pc, base, top, argc, this, callee, newTarget, env, envDepth, returnRegister, isConstruct,
-         exception, home, thisBox]
-    }
 }
 
 /// What machine code reads of a code block it calls (`CodeData.calleeInfo`).
@@ -195,37 +190,28 @@ public enum JITStubs {
     public static var constructAddress: UnsafeRawPointer { unsafeBitCast(construct, to: UnsafeRawPointer.self) }
     /// Value stubs: a runtime operation on register values, for an instruction's slow path
     /// (the interpreter's handler calls the same operation). The body stores the pc in its
-    /// frame first (exceptions and stack traces find it there). A value result of 0
-    /// (`Value.empty`, never a JS value) or an Int result of -1: an exception is pending.
+    /// frame first (exceptions and stack traces find it there). They return a value's bits
+    /// (`undefined` when there is no result); 0 (`Value.empty`, never a JS value): an
+    /// exception is pending.
     public static let getElement: @convention(c) (UnsafeMutableRawPointer, UInt64, UInt64) -> UInt64 = { rt, o, k in
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
-            r.jitStubCounts[Int(Opcode.getElem.rawValue)] += 1
-            do throws(JSException) { return try r.getElement(Value(bits: o), Value(bits: k)).bits } catch {
-                r.jitPendingException = error.value
-                return 0
-            }
+            r.valueStub(.getElem) { () throws(JSException) in try r.getElement(Value(bits: o), Value(bits: k)) }
         }
     }
-    public static let setElement: @convention(c) (UnsafeMutableRawPointer, UInt64, UInt64, UInt64, Int) -> Int = { rt, o, k, v, strict in
+    public static let setElement: @convention(c) (UnsafeMutableRawPointer, UInt64, UInt64, UInt64, Int) -> UInt64 = { rt, o, k, v, strict in
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
-            r.jitStubCounts[Int(Opcode.setElem.rawValue)] += 1
-            do throws(JSException) { try r.setElement(Value(bits: o), Value(bits: k), Value(bits: v), strict: strict != 0) } catch {
-                r.jitPendingException = error.value
-                return JITEntryResult.exception
+            r.valueStub(.setElem) { () throws(JSException) in
+                try r.setElement(Value(bits: o), Value(bits: k), Value(bits: v), strict: strict != 0)
+                return .undefined
             }
-            return 0
         }
     }
     /// `getProp` past the inline caches: (runtime, object, code data, atom index, cache).
     public static let getNamed: @convention(c) (UnsafeMutableRawPointer, UInt64, UnsafeMutableRawPointer, Int, UnsafeMutableRawPointer) -> UInt64 = { rt, o, data, atom, cache in
         Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
-            r.jitStubCounts[Int(Opcode.getProp.rawValue)] += 1
-            do throws(JSException) {
-                return try r.getNamed(Value(bits: o), Unmanaged<CodeData>.fromOpaque(data), atom,
-                                      cache: cache.assumingMemoryBound(to: InlineCache.self)).bits
-            } catch {
-                r.jitPendingException = error.value
-                return 0
+            r.valueStub(.getProp) { () throws(JSException) in
+                try r.getNamed(Value(bits: o), Unmanaged<CodeData>.fromOpaque(data), atom,
+                               cache: cache.assumingMemoryBound(to: InlineCache.self))
             }
         }
     }
@@ -440,6 +426,17 @@ extension Runtime {
         } catch {
             jitPendingException = error.value
             return JITEntryResult.exception
+        }
+    }
+
+    /// A value stub's body (`JITStubs.getElement` and the others): counted under `opcode`
+    /// for `--jit-stats`; its value's bits, or 0 with the exception pending.
+    @inline(__always)
+    func valueStub(_ opcode: Opcode, _ body: () throws(JSException) -> Value) -> UInt64 {
+        jitStubCounts[Int(opcode.rawValue)] += 1
+        do throws(JSException) { return try body().bits } catch {
+            jitPendingException = error.value
+            return 0
         }
     }
 
