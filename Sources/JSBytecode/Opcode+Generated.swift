@@ -135,6 +135,8 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case deleteElem
     /// an enumerable data property
     case defineField
+    /// `{name: value}` in an object literal: CreateDataProperty of a named key through a transition cache
+    case initProp
     case defineGetter
     case defineSetter
     case defineMethod
@@ -238,7 +240,7 @@ extension Opcode {
         case .getDynamicCallee: return [.reg, .reg, .atom]
         case .pushWith, .throwIfNotObject, .ret, .throw: return [.reg]
         case .getProp: return [.reg, .reg, .atom, .ic]
-        case .setProp, .setPropStrict: return [.reg, .atom, .reg, .ic]
+        case .setProp, .setPropStrict, .initProp: return [.reg, .atom, .reg, .ic]
         case .getElem: return [.reg, .reg, .reg]
         case .setElem, .setElemStrict: return [.reg, .reg, .reg]
         case .deleteProp: return [.reg, .reg, .atom, .imm]
@@ -317,7 +319,7 @@ extension Opcode {
         case .getDynamicCallee: return ["function", "this", "name"]
         case .pushWith, .throwIfNotObject, .ret, .throw: return ["value"]
         case .getProp: return ["dst", "object", "name", "cache"]
-        case .setProp, .setPropStrict: return ["object", "name", "value", "cache"]
+        case .setProp, .setPropStrict, .initProp: return ["object", "name", "value", "cache"]
         case .getElem: return ["dst", "object", "key"]
         case .setElem, .setElemStrict: return ["object", "key", "value"]
         case .deleteProp: return ["dst", "object", "name", "strict"]
@@ -396,7 +398,7 @@ extension Opcode {
         case .getDynamicCallee: return "GetDynamicCallee"
         case .pushWith, .throwIfNotObject, .ret, .throw: return "Value"
         case .getProp: return "GetProp"
-        case .setProp, .setPropStrict: return "SetProp"
+        case .setProp, .setPropStrict, .initProp: return "SetProp"
         case .getElem: return "GetElem"
         case .setElem, .setElemStrict: return "SetElem"
         case .deleteProp: return "DeleteProp"
@@ -450,7 +452,7 @@ extension Opcode {
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
         case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await: return 4
-        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread: return 5
+        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
     }
@@ -844,7 +846,7 @@ public enum Op {
             cache = Int(ins[pc + 4])
         }
     }
-    /// setProp, setPropStrict
+    /// setProp, setPropStrict, initProp
     @frozen public struct SetProp {
         @inlinable public static var length: Int { 5 }
         /// reg

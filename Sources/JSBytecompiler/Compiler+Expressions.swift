@@ -474,6 +474,28 @@ extension FunctionCompiler {
         }
     }
 
+    /// The key of `{key: value}` as a property name for `initProp`: identifiers and string
+    /// literals (the parser makes well-formed ones `.name`) that are not array indices
+    /// (those are element keys).
+    func literalPropertyName(_ key: PropertyKey) -> [UInt16]? {
+        let units: [UInt16]
+        switch key {
+        case .name(let n): units = Array(n.utf16)
+        case .string(let s): units = Array(s.utf16)
+        default: return nil
+        }
+        return isArrayIndexString(units) ? nil : units
+    }
+
+    /// A canonical array index: "0", or digits without a leading zero below 2^32 - 1.
+    func isArrayIndexString(_ units: [UInt16]) -> Bool {
+        guard !units.isEmpty, units.count <= 10, units.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return false }
+        if units.count > 1 && units[0] == 48 { return false }
+        var n: UInt64 = 0
+        for u in units { n = n * 10 + UInt64(u - 48) }
+        return n < 4_294_967_295
+    }
+
     func objectLiteral(_ members: [ObjectMember], into dst: Int?) throws(CompileError) -> Int {
         let r = dst ?? temp()
         let obj = temp()
@@ -485,6 +507,10 @@ extension FunctionCompiler {
                 if isProto {
                     let v = try expression(value, into: nil)
                     emit(.setPrototypeOf, obj, v)
+                } else if let name = literalPropertyName(key) {
+                    // A named key: the cached transition of `initProp` (no key register).
+                    let v = try expression(value, into: nil, inferredName: keyName(key))
+                    emit(.initProp, obj, atom(name), v, newIC())
                 } else {
                     let k = try propertyKeyRegister(key)
                     let v = try expression(value, into: nil, inferredName: keyName(key))

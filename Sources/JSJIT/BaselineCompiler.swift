@@ -163,45 +163,106 @@ struct BaselineCompiler {
         case getElement(object: Int, key: Int, dst: Int)
         case setElement(object: Int, key: Int, value: Int, strict: Bool)
         case getNamed(object: Int, atom: Int, cache: Int, dst: Int)
+        /// `Runtime.binaryOperation` / `unaryOperation` (`JITStubs.binary` / `unary`).
+        case binary(opcode: Opcode, a: Int, b: Int, dst: Int)
+        case unary(opcode: Opcode, src: Int, dst: Int)
+        /// Instructions that allocate (`JITStubs.newObject`, `.newClosure`, `.arguments`).
+        case newObject(dst: Int)
+        case newClosure(constant: Int, dst: Int)
+        case arguments(strict: Bool, dst: Int)
+
+        /// The value stub that computes the instruction at `pc` (a value instruction), or nil.
+        static func computing(_ opcode: Opcode, _ ins: UnsafePointer<Int32>, _ pc: Int) -> ValueStub? {
+            if Runtime.isBinaryValueOpcode(opcode) {
+                let op = Op.Binary(ins, pc)
+                return .binary(opcode: opcode, a: op.a, b: op.b, dst: op.dst)
+            }
+            if Runtime.isUnaryValueOpcode(opcode) {
+                let op = Op.DstSrc(ins, pc)
+                return .unary(opcode: opcode, src: op.src, dst: op.dst)
+            }
+            return nil
+        }
     }
 
     mutating func emitValueStubPaths() {
-        let a = R.arguments
         for path in valueStubPaths {
             for j in path.jumps { masm.linkHere(j) }
-            masm.store64(imm: Int32(path.pc), R.frame, Int32(JITFrameLayout.pc))
-            masm.move(R.runtime, a[0])
-            switch path.stub {
-            case .getElement(let object, let key, let dst):
-                load(object, a[1])
-                load(key, a[2])
-                masm.call(address: JITStubs.getElementAddress)
-                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
-                store(R.result, dst)
-            case .setElement(let object, let key, let value, let strict):
-                load(object, a[1])
-                load(key, a[2])
-                load(value, a[3])
-                masm.move(imm: strict ? 1 : 0, R.t5)   // the fifth argument (r8)
-                masm.call(address: JITStubs.setElementAddress)
-                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
-            case .getNamed(let object, let atom, let cache, let dst):
-                load(object, a[1])
-                masm.move(imm: UInt64(UInt(bitPattern: code.codeDataAddress)), a[2])
-                masm.move(imm: UInt64(atom), a[3])
-                masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t5)
-                masm.call(address: JITStubs.getNamedAddress)
-                exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
-                store(R.result, dst)
-            }
+            emitValueStub(path.stub, pc: path.pc)
             jump(to: path.next)
         }
     }
 
+    /// The call of a value stub for the instruction at `pc` (its pc stored in the frame
+    /// first, for exceptions and stack traces); the result in the instruction's register.
+    mutating func emitValueStub(_ stub: ValueStub, pc: Int) {
+        let a = R.arguments
+        masm.store64(imm: Int32(pc), R.frame, Int32(JITFrameLayout.pc))
+        masm.move(R.runtime, a[0])
+        switch stub {
+        case .binary(let opcode, let x, let y, let dst):
+            masm.move(imm: UInt64(opcode.rawValue), a[1])
+            load(x, a[2])
+            load(y, a[3])
+            masm.call(address: JITStubs.binaryAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .unary(let opcode, let x, let dst):
+            masm.move(imm: UInt64(opcode.rawValue), a[1])
+            load(x, a[2])
+            masm.call(address: JITStubs.unaryAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .newObject(let dst):
+            masm.call(address: JITStubs.newObjectAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .newClosure(let constant, let dst):
+            masm.move(imm: UInt64(constant), a[1])
+            masm.call(address: JITStubs.newClosureAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .arguments(let strict, let dst):
+            masm.move(imm: strict ? 1 : 0, a[1])
+            masm.call(address: JITStubs.argumentsAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .getElement(let object, let key, let dst):
+            load(object, a[1])
+            load(key, a[2])
+            masm.call(address: JITStubs.getElementAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        case .setElement(let object, let key, let value, let strict):
+            load(object, a[1])
+            load(key, a[2])
+            load(value, a[3])
+            masm.move(imm: strict ? 1 : 0, R.t5)   // the fifth argument (r8)
+            masm.call(address: JITStubs.setElementAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+        case .getNamed(let object, let atom, let cache, let dst):
+            load(object, a[1])
+            masm.move(imm: UInt64(UInt(bitPattern: code.codeDataAddress)), a[2])
+            masm.move(imm: UInt64(atom), a[3])
+            masm.move(imm: UInt64(UInt(bitPattern: code.caches + cache * InlineCacheLayout.stride)), R.t5)
+            masm.call(address: JITStubs.getNamedAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            store(R.result, dst)
+        }
+    }
+
+    /// The slow paths: a value instruction calls its operation directly, the others step.
     mutating func emitSlowPaths() {
+        let ins = code.instructions
         for path in slowPaths {
             for j in path.jumps { masm.linkHere(j) }
-            stepStub(pc: path.pc, next: path.next)
+            let opcode = Opcode(rawValue: UInt8(truncatingIfNeeded: ins[path.pc]))!
+            if let stub = ValueStub.computing(opcode, ins, path.pc) {
+                emitValueStub(stub, pc: path.pc)
+                jump(to: path.next)
+            } else {
+                stepStub(pc: path.pc, next: path.next)
+            }
         }
     }
 
@@ -474,12 +535,41 @@ struct BaselineCompiler {
             masm.store64(R.t0, element, 0)
             valueStubPaths.append((all, pc, next, .setElement(object: op.object, key: op.key, value: op.value,
                                                               strict: opcode == .setElemStrict)))
-        case .setProp, .setPropStrict:
+        case .setProp, .setPropStrict, .initProp:
             let op = Op.SetProp(ins, pc)
-            slowPaths.append((setProp(object: op.object, cache: op.cache, value: op.value), pc, next))
+            let misses = setProp(object: op.object, cache: op.cache, value: op.value, define: opcode == .initProp)
+            slowPaths.append((misses, pc, next))
+        case .newObject, .newClosure, .createArguments, .createMappedArguments:
+            stubCount += 1
+            switch opcode {
+            case .newObject: emitValueStub(.newObject(dst: Op.Dst(ins, pc).dst), pc: pc)
+            case .newClosure:
+                let op = Op.NewClosure(ins, pc)
+                emitValueStub(.newClosure(constant: op.code, dst: op.dst), pc: pc)
+            default: emitValueStub(.arguments(strict: opcode == .createArguments, dst: Op.Arguments(ins, pc).dst), pc: pc)
+            }
+            return
+        case .iteratorNext:
+            // The next value, or a jump when the iterator is done (`JITStubs.iteratorNext`).
+            stubCount += 1
+            let op = Op.IteratorStep(ins, pc)
+            masm.store64(imm: Int32(pc), R.frame, Int32(JITFrameLayout.pc))
+            masm.move(R.runtime, R.arguments[0])
+            masm.move(R.registers, R.arguments[1])
+            masm.add64(imm: slot(op.record), R.arguments[1])
+            masm.call(address: JITStubs.iteratorNextAddress)
+            exceptionJumps.append(masm.branch64(.equal, R.result, imm: 0))
+            branch(masm.branch64(.equal, R.result, imm: Int32(JITStubs.iteratorDone)), to: pc + op.done)
+            store(R.result, op.dst)
+            return
         default:
             stubCount += 1
-            stepStub(pc: pc, next: next)
+            if let stub = ValueStub.computing(opcode, ins, pc) {
+                // `instanceof`, `in`, `typeof` and the like: the operation, called directly.
+                emitValueStub(stub, pc: pc)
+            } else {
+                stepStub(pc: pc, next: next)
+            }
             return
         }
         inlineCount += 1
@@ -844,13 +934,14 @@ struct BaselineCompiler {
 
     /// `setProp` through the cache: an own data property of the cached shape, or the
     /// cached transition that adds it (epoch valid, extensible, not a prototype, the slot
-    /// within the capacity; the shape changes with the store).
-    mutating func setProp(object: Int, cache: Int, value: Int) -> [Jump] {
+    /// within the capacity; the shape changes with the store). `initProp` (`define`) defines
+    /// on an object literal's object: no prototype chain to guard, so no epoch check.
+    mutating func setProp(object: Int, cache: Int, value: Int, define: Bool = false) -> [Jump] {
         var misses = objectOfCachedShape(object: object, cache: cache)
         masm.load64(R.t2, Int32(InlineCacheLayout.newShape), R.t1)
         let plain = masm.branch64(.equal, R.t1, imm: 0)
         // A transition.
-        epochCheck(into: &misses)
+        if !define { epochCheck(into: &misses) }
         masm.load32(R.t0, Int32(CellHeaderLayout.flags), R.t4)
         misses.append(masm.branchTest32(.nonZero, R.t4, imm: Int32(ObjectFlags.nonExtensible | ObjectFlags.isPrototype)))
         masm.load32(R.t2, Int32(InlineCacheLayout.slot), R.t3)

@@ -123,3 +123,33 @@ func evalAfterJobs(_ source: String, _ expr: String, gcStress: Bool = false) thr
         #expect(try evalToString(src) == "BBCXB")
     }
 }
+
+@Suite struct ObjectLiteralCacheTests {
+    /// `initProp` caches the transition a named key adds: the same literal run many times
+    /// (cache hits), with duplicate keys, array-index keys that stay elements, `__proto__`,
+    /// accessors before a data key of the same name, and a literal whose shape differs.
+    @Test func namedKeysThroughTheTransitionCache() throws {
+        let src = """
+        function make(i) { return {a: i, b: i + 1, "c": 2, "0": 4, "01": 5, a: i * 2} }
+        var out = [];
+        for (var i = 0; i < 5; i++) { var o = make(i); out.push(JSON.stringify(o), Object.keys(o).join('|')) }
+        var p = {z: 7};
+        function withProto() { return {__proto__: p, q: 1} }
+        for (var i = 0; i < 3; i++) { var w = withProto(); out.push(w.z, w.q, Object.keys(w).join('|')) }
+        function accessorThenData(v) { return {get k() { return 1 }, k: v} }
+        for (var i = 0; i < 3; i++) { var d = Object.getOwnPropertyDescriptor(accessorThenData(i), 'k'); out.push(d.value, d.writable, typeof d.get) }
+        function shapes(flag) { var o = flag ? {x: 1} : {y: 1}; return {...o, n: 3} }
+        out.push(JSON.stringify(shapes(true)), JSON.stringify(shapes(false)), JSON.stringify(shapes(true)));
+        Object.defineProperty(Object.prototype, 'ro', {value: 1, writable: false, configurable: true});
+        function shadow() { return {ro: 2} }
+        out.push(shadow().ro, shadow().ro);
+        delete Object.prototype.ro;
+        out.join(' ')
+        """
+        let expected = (0..<5).map { i in "{\"0\":4,\"a\":\(i * 2),\"b\":\(i + 1),\"c\":2,\"01\":5} 0|a|b|c|01" }
+            + ["7 1 q", "7 1 q", "7 1 q"]
+            + (0..<3).map { "\($0) true undefined" }
+            + ["{\"x\":1,\"n\":3} {\"y\":1,\"n\":3} {\"x\":1,\"n\":3}", "2 2"]
+        #expect(try evalToString(src) == expected.joined(separator: " "))
+    }
+}

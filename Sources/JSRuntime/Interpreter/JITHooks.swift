@@ -215,6 +215,61 @@ public enum JITStubs {
             }
         }
     }
+    /// A binary value instruction (`Runtime.isBinaryValueOpcode`): (runtime, opcode, a, b).
+    public static let binary: @convention(c) (UnsafeMutableRawPointer, Int, UInt64, UInt64) -> UInt64 = { rt, opcode, a, b in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            let op = Opcode(rawValue: UInt8(truncatingIfNeeded: opcode))!
+            return r.valueStub(op) { () throws(JSException) in try r.binaryOperation(op, Value(bits: a), Value(bits: b)) }
+        }
+    }
+    /// A unary value instruction (`Runtime.isUnaryValueOpcode`): (runtime, opcode, a).
+    public static let unary: @convention(c) (UnsafeMutableRawPointer, Int, UInt64) -> UInt64 = { rt, opcode, a in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            let op = Opcode(rawValue: UInt8(truncatingIfNeeded: opcode))!
+            return r.valueStub(op) { () throws(JSException) in try r.unaryOperation(op, Value(bits: a)) }
+        }
+    }
+    /// `newObject`: (runtime).
+    public static let newObject: @convention(c) (UnsafeMutableRawPointer) -> UInt64 = { rt in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.valueStub(.newObject) { () throws(JSException) in Value(cell: try r.newObject().cell) }
+        }
+    }
+    /// `newClosure` in the top frame: (runtime, constant index).
+    public static let newClosure: @convention(c) (UnsafeMutableRawPointer, Int) -> UInt64 = { rt, constant in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.valueStub(.newClosure) { () throws(JSException) in
+                let fp = r.frames.pointer(r.frames.count - 1)
+                return try r.closureValue(fp, fp.pointee.data.takeUnretainedValue(), constant: constant)
+            }
+        }
+    }
+    /// `createArguments` (strict 1) / `createMappedArguments` (0) in the top frame.
+    public static let arguments: @convention(c) (UnsafeMutableRawPointer, Int) -> UInt64 = { rt, strict in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.valueStub(strict != 0 ? .createArguments : .createMappedArguments) { () throws(JSException) in
+                let fp = r.frames.pointer(r.frames.count - 1)
+                return try r.argumentsValue(fp, fp.pointee.data.takeUnretainedValue(), strict: strict != 0)
+            }
+        }
+    }
+    /// `iteratorNext` on the record at the pointer (three registers): the value, or
+    /// `iteratorDone` when the iterator is done (0: an exception is pending).
+    public static let iteratorNext: @convention(c) (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> UInt64 = { rt, record in
+        Unmanaged<Runtime>.fromOpaque(rt)._withUnsafeGuaranteedRef { r in
+            r.valueStub(.iteratorNext) { () throws(JSException) in
+                try r.iteratorStepRegisters(record.assumingMemoryBound(to: Value.self)) ?? Value(bits: iteratorDone)
+            }
+        }
+    }
+    /// What `iteratorNext` returns when the iterator is done: bits no value has.
+    public static let iteratorDone: UInt64 = 1
+    public static var newObjectAddress: UnsafeRawPointer { unsafeBitCast(newObject, to: UnsafeRawPointer.self) }
+    public static var newClosureAddress: UnsafeRawPointer { unsafeBitCast(newClosure, to: UnsafeRawPointer.self) }
+    public static var argumentsAddress: UnsafeRawPointer { unsafeBitCast(arguments, to: UnsafeRawPointer.self) }
+    public static var iteratorNextAddress: UnsafeRawPointer { unsafeBitCast(iteratorNext, to: UnsafeRawPointer.self) }
+    public static var binaryAddress: UnsafeRawPointer { unsafeBitCast(binary, to: UnsafeRawPointer.self) }
+    public static var unaryAddress: UnsafeRawPointer { unsafeBitCast(unary, to: UnsafeRawPointer.self) }
     public static var getElementAddress: UnsafeRawPointer { unsafeBitCast(getElement, to: UnsafeRawPointer.self) }
     public static var setElementAddress: UnsafeRawPointer { unsafeBitCast(setElement, to: UnsafeRawPointer.self) }
     public static var getNamedAddress: UnsafeRawPointer { unsafeBitCast(getNamed, to: UnsafeRawPointer.self) }

@@ -312,6 +312,36 @@ extension Runtime {
         return true
     }
 
+    /// `initProp`'s slow path: CreateDataProperty of a named key on an object literal's
+    /// object. An ordinary object's new key caches the transition that adds it, a duplicate
+    /// key its slot; the literal's object is unreachable until it is complete, so no
+    /// prototype-chain guard is needed.
+    func initNamed(_ o: JSObject, _ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, _ value: Value,
+                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
+        let k = PropertyKey(cell: try cachedAtom(dataRef, atomIndex))
+        let shape = o.shape
+        if o.kind == .object && o.flags & (ObjectFlags.exotic | ObjectFlags.nonExtensible | ObjectFlags.isPrototype) == 0
+            && !ShapeCell(shape).isDictionary && k.cell != lengthAtom {
+            if let entry = ShapeCell(shape).lookup(k) {
+                if entry.attributes == .all {
+                    cache.pointee = InlineCache(shape: shape, holder: nil, newShape: nil, slot: Int32(entry.slot), epoch: 0)
+                    o.setSlot(entry.slot, value)
+                    return
+                }
+            } else {
+                heap.pushRoot(value)
+                defer { heap.popRoots(1) }
+                try addNamedProperty(o, k, value, .all)
+                let newShape = o.shape
+                if !ShapeCell(newShape).isDictionary, let entry = ShapeCell(newShape).lookup(k) {
+                    cache.pointee = InlineCache(shape: shape, holder: nil, newShape: newShape, slot: Int32(entry.slot), epoch: 0)
+                }
+                return
+            }
+        }
+        _ = try createDataProperty(o, .named(k), value)
+    }
+
     func setNamed(_ base: Value, _ dataRef: Unmanaged<CodeData>, _ atomIndex: Int, _ value: Value, strict: Bool,
                   cache: UnsafeMutablePointer<InlineCache>) throws(JSException) {
         if isObject(base) {

@@ -154,160 +154,99 @@ extension Runtime {
             case .loadNewTarget: let op = Op.Dst(ins, pc); r[op.dst] = fp.pointee.newTarget; pc += Op.Dst.length
             case .loadCallee: let op = Op.Dst(ins, pc); r[op.dst] = fp.pointee.callee; pc += Op.Dst.length
 
-            // MARK: Arithmetic
+            // MARK: Arithmetic, comparison, unary (one definition each: ValueOperations.swift)
             case .add:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                if a.isInt32 && b.isInt32 {
-                    let (s, o) = a.asInt32.addingReportingOverflow(b.asInt32)
-                    r[op.dst] = o ? Value(Double(a.asInt32) + Double(b.asInt32)) : Value(int32: s)
-                } else if a.isNumber && b.isNumber {
-                    r[op.dst] = Value(a.asNumber + b.asNumber)
-                } else {
-                    r[op.dst] = try addSlow(a, b)
-                }
+                r[op.dst] = try binaryOperation(.add, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .sub:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                if a.isInt32 && b.isInt32 {
-                    let (s, o) = a.asInt32.subtractingReportingOverflow(b.asInt32)
-                    r[op.dst] = o ? Value(Double(a.asInt32) - Double(b.asInt32)) : Value(int32: s)
-                } else if a.isNumber && b.isNumber {
-                    r[op.dst] = Value(a.asNumber - b.asNumber)
-                } else {
-                    r[op.dst] = try numericBinarySlow(.sub, a, b)
-                }
+                r[op.dst] = try binaryOperation(.sub, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .mul:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                if a.isInt32 && b.isInt32 {
-                    let (m, o) = a.asInt32.multipliedReportingOverflow(by: b.asInt32)
-                    if !o && m != 0 { r[op.dst] = Value(int32: m) } else { r[op.dst] = Value(Double(a.asInt32) * Double(b.asInt32)) }
-                } else if a.isNumber && b.isNumber {
-                    r[op.dst] = Value(a.asNumber * b.asNumber)
-                } else {
-                    r[op.dst] = try numericBinarySlow(.mul, a, b)
-                }
+                r[op.dst] = try binaryOperation(.mul, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .div:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                r[op.dst] = a.isNumber && b.isNumber ? Value(a.asNumber / b.asNumber) : try numericBinarySlow(.div, a, b)
+                r[op.dst] = try binaryOperation(.div, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .mod:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                if a.isInt32 && b.isInt32 && a.asInt32 >= 0 && b.asInt32 > 0 {
-                    r[op.dst] = Value(int32: a.asInt32 % b.asInt32)
-                } else if a.isNumber && b.isNumber {
-                    r[op.dst] = Value(jsRemainder(a.asNumber, b.asNumber))
-                } else {
-                    r[op.dst] = try numericBinarySlow(.mod, a, b)
-                }
+                r[op.dst] = try binaryOperation(.mod, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .exp:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                r[op.dst] = a.isNumber && b.isNumber ? Value(jsPow(a.asNumber, b.asNumber)) : try numericBinarySlow(.exp, a, b)
+                r[op.dst] = try binaryOperation(.exp, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                if !(a.isNumber && b.isNumber) {
-                    r[op.dst] = try numericBinarySlow(opcode, a, b)
-                    pc += Op.Binary.length
-                    continue
-                }
-                let x = a.isInt32 ? a.asInt32 : doubleToInt32(a.asDouble)
-                let y = b.isInt32 ? b.asInt32 : doubleToInt32(b.asDouble)
-                switch opcode {
-                case .bitAnd: r[op.dst] = Value(int32: x & y)
-                case .bitOr: r[op.dst] = Value(int32: x | y)
-                case .bitXor: r[op.dst] = Value(int32: x ^ y)
-                case .shl: r[op.dst] = Value(int32: x << (y & 31))
-                case .sar: r[op.dst] = Value(int32: x >> (y & 31))
-                default: r[op.dst] = Value(Double(UInt32(bitPattern: x) >> UInt32(y & 31)))
-                }
+                r[op.dst] = try binaryOperation(opcode, r[op.a], r[op.b])
                 pc += Op.Binary.length
-
-            // MARK: Comparison
-            case .eq: let op = Op.Binary(ins, pc); r[op.dst] = Value(try looseEquals(r[op.a], r[op.b])); pc += Op.Binary.length
-            case .ne: let op = Op.Binary(ins, pc); r[op.dst] = Value(!(try looseEquals(r[op.a], r[op.b]))); pc += Op.Binary.length
-            case .strictEq: let op = Op.Binary(ins, pc); r[op.dst] = Value(strictEquals(r[op.a], r[op.b])); pc += Op.Binary.length
-            case .strictNe: let op = Op.Binary(ins, pc); r[op.dst] = Value(!strictEquals(r[op.a], r[op.b])); pc += Op.Binary.length
+            case .eq:
+                let op = Op.Binary(ins, pc)
+                r[op.dst] = try binaryOperation(.eq, r[op.a], r[op.b])
+                pc += Op.Binary.length
+            case .ne:
+                let op = Op.Binary(ins, pc)
+                r[op.dst] = try binaryOperation(.ne, r[op.a], r[op.b])
+                pc += Op.Binary.length
+            case .strictEq:
+                let op = Op.Binary(ins, pc)
+                r[op.dst] = try binaryOperation(.strictEq, r[op.a], r[op.b])
+                pc += Op.Binary.length
+            case .strictNe:
+                let op = Op.Binary(ins, pc)
+                r[op.dst] = try binaryOperation(.strictNe, r[op.a], r[op.b])
+                pc += Op.Binary.length
             case .lt, .le, .gt, .ge:
                 let op = Op.Binary(ins, pc)
-                r[op.dst] = Value(try relational(opcode, r[op.a], r[op.b]))
+                r[op.dst] = try binaryOperation(opcode, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .instanceOf:
                 let op = Op.Binary(ins, pc)
-                let a = r[op.a], b = r[op.b]
-                // A plain function (prototype in slot 2, no own @@hasInstance): OrdinaryHasInstance
-                // inline. For JS values, "past the symbol kind" means "an object".
-                if b.isCell && isPastSymbolKind(b.asCell) && JSObject(b).shape == plainFunctionShape {
-                    let proto = JSObject(b).slot(2)
-                    if !(a.isCell && isPastSymbolKind(a.asCell)) {
-                        r[op.dst] = .false
-                        pc += Op.Binary.length
-                        continue
-                    }
-                    if proto.isCell && isPastSymbolKind(proto.asCell) {
-                        r[op.dst] = Value(try prototypeChainContains(JSObject(a), proto))
-                        pc += Op.Binary.length
-                        continue
-                    }
-                }
-                r[op.dst] = Value(try instanceOf(a, b))
+                r[op.dst] = try binaryOperation(.instanceOf, r[op.a], r[op.b])
                 pc += Op.Binary.length
             case .in:
                 let op = Op.Binary(ins, pc)
-                let o = r[op.b]
-                if !isObject(o) { throw try typeError("Cannot use 'in' operator to search for a key in \(try describeForError(o))") }
-                r[op.dst] = Value(try hasProperty(JSObject(o), try toPropertyKey(r[op.a])))
+                r[op.dst] = try binaryOperation(.in, r[op.a], r[op.b])
                 pc += Op.Binary.length
-
-            // MARK: Unary
             case .neg:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                if a.isInt32 && a.asInt32 != 0 && a.asInt32 != Int32.min { r[op.dst] = Value(int32: -a.asInt32) }
-                else if a.isNumber { r[op.dst] = Value(-a.asNumber) }
-                else { r[op.dst] = try negateSlow(a) }
+                r[op.dst] = try unaryOperation(.neg, r[op.src])
                 pc += Op.DstSrc.length
             case .plus:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                r[op.dst] = a.isNumber ? a : Value(try toNumber(a))
+                r[op.dst] = try unaryOperation(.plus, r[op.src])
                 pc += Op.DstSrc.length
             case .toNumeric:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                r[op.dst] = a.isNumber ? a : try toNumeric(a)
+                r[op.dst] = try unaryOperation(.toNumeric, r[op.src])
                 pc += Op.DstSrc.length
-            case .not: let op = Op.DstSrc(ins, pc); r[op.dst] = Value(!toBoolean(r[op.src])); pc += Op.DstSrc.length
+            case .not:
+                let op = Op.DstSrc(ins, pc)
+                r[op.dst] = try unaryOperation(.not, r[op.src])
+                pc += Op.DstSrc.length
             case .bitNot:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                r[op.dst] = a.isInt32 ? Value(int32: ~a.asInt32) : try bitNotSlow(a)
+                r[op.dst] = try unaryOperation(.bitNot, r[op.src])
                 pc += Op.DstSrc.length
-            case .typeOf: let op = Op.DstSrc(ins, pc); r[op.dst] = try typeOf(r[op.src]); pc += Op.DstSrc.length
+            case .typeOf:
+                let op = Op.DstSrc(ins, pc)
+                r[op.dst] = try unaryOperation(.typeOf, r[op.src])
+                pc += Op.DstSrc.length
             case .inc, .dec:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                let d: Int32 = opcode == .inc ? 1 : -1
-                if a.isInt32, case (let s, false) = a.asInt32.addingReportingOverflow(d) { r[op.dst] = Value(int32: s) }
-                else if a.isNumber { r[op.dst] = Value(a.asNumber + Double(d)) }
-                else { r[op.dst] = try incDecSlow(a, d) }
+                r[op.dst] = try unaryOperation(opcode, r[op.src])
                 pc += Op.DstSrc.length
             case .toPropertyKey:
                 let op = Op.DstSrc(ins, pc)
-                let a = r[op.src]
-                r[op.dst] = (isString(a) || isSymbol(a) || a.isNumber) ? a : try toPrimitive(a, .string)
-                if !isString(r[op.dst]) && !isSymbol(r[op.dst]) && !r[op.dst].isNumber { r[op.dst] = try toString(r[op.dst]) }
+                r[op.dst] = try unaryOperation(.toPropertyKey, r[op.src])
                 pc += Op.DstSrc.length
-            case .toString: let op = Op.DstSrc(ins, pc); r[op.dst] = try toString(r[op.src]); pc += Op.DstSrc.length
+            case .toString:
+                let op = Op.DstSrc(ins, pc)
+                r[op.dst] = try unaryOperation(.toString, r[op.src])
+                pc += Op.DstSrc.length
             case .toObject:
                 let op = Op.DstSrc(ins, pc)
                 let a = r[op.src]
@@ -719,6 +658,27 @@ extension Runtime {
                 let op = Op.DefineField(ins, pc)
                 try createDataProperty(JSObject(r[op.object]), try toPropertyKey(r[op.key]), r[op.value])
                 pc += Op.DefineField.length
+            case .initProp:
+                let op = Op.SetProp(ins, pc)
+                let o = JSObject(r[op.object])
+                let cache = data.caches + op.cache
+                if o.shape == cache.pointee.shape && cache.pointee.holder == nil {
+                    let slot = Int(cache.pointee.slot)
+                    if let newShape = cache.pointee.newShape {
+                        // The transition that adds the key (define: no prototype chain to guard).
+                        try o.ensureSlotCapacity(slot + 1, self)
+                        o.shape = newShape
+                        o.setSlot(slot, r[op.value])
+                        pc += Op.SetProp.length
+                        continue
+                    } else {
+                        o.setSlot(slot, r[op.value])
+                        pc += Op.SetProp.length
+                        continue
+                    }
+                }
+                try initNamed(o, fp.pointee.data, op.name, r[op.value], cache: cache)
+                pc += Op.SetProp.length
             case .defineMethod:
                 let op = Op.DefineAccessor(ins, pc)
                 let k = try toPropertyKey(r[op.key])
@@ -768,8 +728,7 @@ extension Runtime {
                 pc += Op.SetPrototypeOf.length
             case .newClosure:
                 let op = Op.NewClosure(ins, pc)
-                guard case .function(let code) = data.code.constants[op.code] else { fatalError("bad closure constant") }
-                r[op.dst] = try makeClosure(code, env: fp.pointee.env, frame: fp.pointee)
+                r[op.dst] = try closureValue(fp, data, constant: op.code)
                 pc += Op.NewClosure.length
             case .newRegExp:
                 let op = Op.NewRegExp(ins, pc)
@@ -1101,9 +1060,7 @@ extension Runtime {
             // MARK: Arguments
             case .createArguments, .createMappedArguments:
                 let op = Op.Arguments(ins, pc)
-                unowned(unsafe) let code = data.code
-                r[op.dst] = try makeArgumentsObject(fp, parameterCount: code.parameterCount, registerCount: code.registerCount,
-                                                    strict: opcode == .createArguments)
+                r[op.dst] = try argumentsValue(fp, data, strict: opcode == .createArguments)
                 pc += Op.Arguments.length
             case .createRest:
                 let op = Op.CreateRest(ins, pc)
