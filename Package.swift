@@ -31,6 +31,8 @@ let package = Package(
     dependencies: [
         // The WebDriver server's HTTP (sable --webdriver): the only package from outside.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The browser profile's SQLite database (session history, per-site zoom): HostCore's Profile.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -140,8 +142,10 @@ let package = Package(
         .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown", "WebURL",
                                                       "JSEngine", "JSRuntime", "JSJIT"],
                  swiftSettings: strict),
-        // The host: launches the processes, tabs, error pages, headless screenshots.
-        .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL"],
+        // The host: launches the processes, tabs, error pages, headless screenshots; session
+        // history, the profile database (GRDB over libsqlite3-dev) and zoom.
+        .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL",
+                                                 .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // The host's W3C WebDriver server (HTTP on 127.0.0.1 with SwiftNIO) over HostCore's Browser.
         .target(name: "WebDriver", dependencies: ["HostCore", "EngineIPC", "WebURL",

@@ -9,11 +9,15 @@
 //              (content blockers: WebKit's JSON rule lists, compiled into the profile; the
 //              networking process of a browser with that profile applies them)
 //        sable --headless --webdriver=PORT [--profile=DIR] [--width N] [--height N]
+//              (the profile, `$XDG_DATA_HOME/sable` or ~/.local/share/sable by default, keeps
+//              the session: tabs, back-forward lists, per-site zoom; a browser started again on
+//              it restores them; ending the WebDriver session quits the browser)
 
 #if canImport(Glibc)
 import Glibc
 #endif
 import ContentBlocker
+import EngineIPC
 import HostCore
 import Lockdown
 import NetworkingCore
@@ -93,8 +97,19 @@ while var a = rest.popFirst() {
 }
 // A window comes later: headless is the only host for now.
 signal(SIGPIPE, SIG_IGN)
-/// Serves WebDriver until SIGTERM or SIGINT; the browser's processes end with it.
+/// Serves WebDriver until SIGTERM or SIGINT or the end of the session (a quit: the
+/// profile keeps the session); the browser's processes end with it.
 func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
+    let start = Clock.monotonicNanoseconds()
+    var options = options
+    if options.profileDirectory == nil { options.profileDirectory = ProfileDirectory.defaultPath() }
+    var opened = ProfileDatabase.Opened()
+    if let directory = options.profileDirectory {
+        opened = ProfileDatabase.open(directory: directory)
+    } else {
+        opened.messages.append("no profile directory (HOME is not set): the session will not be saved")
+    }
+    for message in opened.messages { _ = "sable: \(message)\n".withCString { write(2, $0, strlen($0)) } }
     let browser: Browser
     do {
         browser = try Browser(options: options)
@@ -102,6 +117,8 @@ func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
         _ = "sable: \(error.description)\n".withCString { write(2, $0, strlen($0)) }
         return 2
     }
+    browser.attach(profile: opened.database, zoom: opened.session.zoom)
+    browser.restore(opened.session, startedAt: start)
     let server = WebDriverServer(browser: browser)
     do {
         try server.start(port: port)
@@ -114,7 +131,7 @@ func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
     signal(SIGINT) { _ in stopRequested = 1 }
     server.run(until: { stopRequested != 0 })
     server.shutdown()
-    for tab in browser.tabs { browser.closeTab(tab) }
+    browser.quit()
     return 0
 }
 if headless, let port = webdriverPort, screenshot == nil, target == nil {
