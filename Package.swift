@@ -153,8 +153,12 @@ let package = Package(
                                                   .product(name: "NIOPosix", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
+        // The host's GTK 4 window (tabs, toolbar, address field, the page's layer). GTK is
+        // loaded at run time (dlopen of libgtk-4.so.1): no build dependency, and only a
+        // windowed host process loads it.
+        .target(name: "BrowserWindow", dependencies: ["HostCore", "RenderingCore", "CPangoCairo", "EngineIPC"], swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
-        .executableTarget(name: "sable", dependencies: ["ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable", dependencies: ["BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
         .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],

@@ -52,7 +52,7 @@ extension Browser {
             }
         }
         if !result.navigation.isEmpty {
-            navigate(tab, .url(result.navigation))
+            navigate(tab, HistoryEntry(url: result.navigation).destination)
             _ = waitForPage(tab)
         }
         return CommandAnswer(json: result.json, navigation: result.navigation.isEmpty ? nil : result.navigation)

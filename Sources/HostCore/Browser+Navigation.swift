@@ -84,6 +84,13 @@ extension Browser {
         saveToProfile("the selected tab") { try $0.setSelected(tab.id) }
     }
 
+    /// A click of the window's page area at (x, y) in the layer's pixels: a link there is
+    /// followed (a new history entry, through `go`).
+    public func click(_ tab: Tab, x: Double, y: Double) {
+        guard tab.state == .loaded else { return }
+        _ = command(tab, "clickAt", [String(x), String(y)])
+    }
+
     // MARK: - Zoom
 
     /// The zoom level of `url`'s site (1 when none was set).
@@ -134,9 +141,12 @@ extension Browser {
     /// Reopens the tabs of a saved session: the selected tab first (its page is shown before
     /// the others start), then the others in order, each loading its current entry; back and
     /// forward work at once through the restored lists. The profile is then rewritten with
-    /// the new tabs' ids. Answers the time to the selected tab's page and to all tabs (ms).
+    /// the new tabs' ids. `selectedShown` runs once the selected tab's page arrived (the
+    /// window shows it then, before the other tabs start). Answers the time to the selected
+    /// tab's page and to all tabs (ms).
     @discardableResult
-    public func restore(_ session: ProfileDatabase.Session, startedAt start: UInt64) -> (selectedShown: Double, all: Double)? {
+    public func restore(_ session: ProfileDatabase.Session, startedAt start: UInt64,
+                        selectedShown: (() -> Void)? = nil) -> (selectedShown: Double, all: Double)? {
         guard !session.tabs.isEmpty else { return nil }
         restoring = true
         defer { restoring = false }
@@ -162,6 +172,7 @@ extension Browser {
             if i == selected {
                 selectedTab = tab
                 if tab.currentEntry != nil { _ = waitForPage(tab, timeout: 30) }
+                selectedShown?()
                 shown = Double(Clock.monotonicNanoseconds() - start) / 1e6
             }
         }

@@ -338,7 +338,7 @@ public final class Browser {
         case .commandResult(let id, let json, let frame, let navigation):
             tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
         case .navigate(let url):
-            navigate(tab, .url(url))
+            navigate(tab, HistoryEntry(url: url).destination)
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }

@@ -124,24 +124,31 @@ public final class ProfileDatabase {
 
     static func openAndRead(path: String, lockFD: Int32) throws -> (ProfileDatabase, Session) {
         var configuration = Configuration()
-        configuration.journalMode = .wal
         configuration.label = "profile"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        // No `configuration.journalMode = .wal`: GRDB's WAL set-up writes to the file (it
+        // creates and drops a table) before this code could see the schema version. The
+        // file is only read until it is known to be ours, and then switched to WAL.
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        let session = try queue.write { db -> Session in
+        let version = try queue.read { db -> Int in
             let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? ""
             guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check: \(check)") }
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             if application != 0 && application != applicationID { throw OpenError.foreign(application) }
             if version > schemaVersion { throw OpenError.newerSchema(version) }
-            if version == 0 {
-                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                if tables != 0 && application != applicationID { throw OpenError.foreign(application) }
-                try createSchema(db)
-            }
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            if version == 0 && tables != 0 && application != applicationID { throw OpenError.foreign(application) }
+            return version
+        }
+        try queue.writeWithoutTransaction { db in
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else { throw DatabaseError(message: "cannot switch to WAL mode (\(mode ?? "?"))") }
+        }
+        let session = try queue.write { db -> Session in
+            if version == 0 { try createSchema(db) }
             return try readSession(db)
         }
         return (ProfileDatabase(path: path, queue: queue, lockFD: lockFD), session)

@@ -33,6 +33,8 @@ public final class ContentProcess {
     /// zoomed font size), as browsers zoom, not a bitmap scale.
     var deviceViewport: (Float, Float) = (800, 600)
     var zoom: Float = 1
+    /// Where the page's links were laid out (CSS pixels), for a click at a point.
+    var linkAreas: [LinkArea] = []
     /// The page's URL (relative `href`s resolve against it).
     var pageURL = ""
     /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
@@ -139,6 +141,9 @@ public final class ContentProcess {
                     let json = setZoom(arguments)
                     try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: json.hasPrefix("{\"value\"") ? frame : 0,
                                                                         navigation: ""))
+                case .command(let id, "clickAt", let arguments):
+                    let (json, navigation) = click(at: arguments)
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: 0, navigation: navigation))
                 case .command(let id, let name, let arguments):
                     let json = scripts?.command(name, arguments) ?? #"{"error":"no such window","message":"no page"}"#
                     let frame = afterScripts(announce: false)
@@ -180,7 +185,8 @@ public final class ContentProcess {
         do {
             fetchStyleSheets(of: document)
             let engine = layoutEngine()
-            var (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
+            var (list, _, links) = try engine.layoutWithLinks(document, measurer: RenderingMeasurer(connection: r, process: self))
+            linkAreas = links
             if zoom != 1 { list = list.scaled(by: zoom) }
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
@@ -213,6 +219,20 @@ public final class ContentProcess {
             return #"{"error":"unknown error","message":"rendering failed"}"#
         }
         return #"{"value":null}"#
+    }
+
+    /// The `clickAt` command (x, y in device pixels of the layer, as the window's page area
+    /// shows it): a click on a link follows it (its `href` resolved against the page).
+    func click(at arguments: [String]) -> (json: String, navigation: String) {
+        guard arguments.count == 2, let x = Float(arguments[0]), let y = Float(arguments[1]), x.isFinite, y.isFinite else {
+            return (#"{"error":"invalid argument","message":"clickAt takes x and y"}"#, "")
+        }
+        let cx = x / zoom, cy = y / zoom
+        guard let link = linkAreas.last(where: { $0.contains(x: cx, y: cy) }) else { return (#"{"value":null}"#, "") }
+        guard let url = WebURL(link.href, base: WebURL(pageURL)), ["http", "https", "data", "file"].contains(url.scheme) else {
+            return (#"{"value":null}"#, "")
+        }
+        return (#"{"value":"link"}"#, url.href)
     }
 
     /// Takes the two endpoints that follow `bootstrap` and pings both.

@@ -3,7 +3,8 @@
 // as `sable --lockdown-worker HOST_PID --role ROLE` (socket to the host on 3, the
 // violation-report pipe on 4). Each role is a thin call into its library.
 //
-// Usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR]
+// Usage: sable [URL|FILE] [--profile DIR] [--width N] [--height N]   (the window, GTK 4)
+//        sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR]
 //              [--linger SECONDS]
 //        sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]
 //              (content blockers: WebKit's JSON rule lists, compiled into the profile; the
@@ -16,6 +17,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BrowserWindow
 import ContentBlocker
 import EngineIPC
 import HostCore
@@ -37,7 +39,8 @@ func number<T: LosslessStringConvertible>(_ v: String?) -> T {
 
 func usage() -> Never {
     let text = """
-        usage: sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR] [--linger SECONDS]
+        usage: sable [URL|FILE] [--profile DIR] [--width N] [--height N]
+               sable --headless --screenshot out.png URL|FILE [--width N] [--height N] [--profile DIR] [--linger SECONDS]
                sable --headless --webdriver=PORT [--profile=DIR] [--width N] [--height N]
                sable --content-blocker add NAME list.json | list | remove NAME  [--profile DIR]
 
@@ -95,12 +98,12 @@ while var a = rest.popFirst() {
         target = a
     }
 }
-// A window comes later: headless is the only host for now.
 signal(SIGPIPE, SIG_IGN)
-/// Serves WebDriver until SIGTERM or SIGINT or the end of the session (a quit: the
-/// profile keeps the session); the browser's processes end with it.
-func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
-    let start = Clock.monotonicNanoseconds()
+/// A browser on the profile (`--profile`, or the default directory), its saved session
+/// restored (`beforeRestore` runs first; `selectedShown` once the selected tab's page
+/// arrived); nil (after the message) when it cannot start.
+func openBrowser(options: Browser.Options, start: UInt64, beforeRestore: (Browser) -> Bool = { _ in true },
+                 selectedShown: (() -> Void)? = nil) -> Browser? {
     var options = options
     if options.profileDirectory == nil { options.profileDirectory = ProfileDirectory.defaultPath() }
     var opened = ProfileDatabase.Opened()
@@ -115,10 +118,18 @@ func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
         browser = try Browser(options: options)
     } catch {
         _ = "sable: \(error.description)\n".withCString { write(2, $0, strlen($0)) }
-        return 2
+        return nil
     }
     browser.attach(profile: opened.database, zoom: opened.session.zoom)
-    browser.restore(opened.session, startedAt: start)
+    guard beforeRestore(browser) else { return nil }
+    browser.restore(opened.session, startedAt: start, selectedShown: selectedShown)
+    return browser
+}
+
+/// Serves WebDriver until SIGTERM or SIGINT or the end of the session (a quit: the
+/// profile keeps the session); the browser's processes end with it.
+func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
+    guard let browser = openBrowser(options: options, start: Clock.monotonicNanoseconds()) else { return 2 }
     let server = WebDriverServer(browser: browser)
     do {
         try server.start(port: port)
@@ -136,6 +147,40 @@ func serveWebDriver(port: Int, options: Browser.Options) -> Int32 {
 }
 if headless, let port = webdriverPort, screenshot == nil, target == nil {
     exit(serveWebDriver(port: port, options: options))
+}
+/// The window: `sable [URL|FILE] [--profile DIR]` (the restored session, then URL in a new tab).
+func runWindow(target: String?, options: Browser.Options) -> Int32 {
+    // The window opens before the session is restored: it shows the selected tab's page
+    // as soon as it arrives, while the other tabs start.
+    var window: BrowserWindow?
+    let opened = openBrowser(options: options, start: Clock.monotonicNanoseconds(), beforeRestore: { browser in
+        switch BrowserWindow.open(browser: browser) {
+        case .success(let w):
+            window = w
+            return true
+        case .failure(let f):
+            _ = "sable: \(f.description)\n".withCString { write(2, $0, strlen($0)) }
+            browser.quit()
+            return false
+        }
+    }, selectedShown: { window?.show() })
+    guard let browser = opened, let window else { return 2 }
+    if let target {
+        guard let destination = AddressField.destination(for: target) else {
+            _ = "sable: not an address: \(target)\n".withCString { write(2, $0, strlen($0)) }
+            return 2
+        }
+        if let tab = try? browser.openTab() {
+            browser.select(tab)
+            browser.go(tab, .to(destination))
+        }
+    }
+    signal(SIGTERM) { _ in stopRequested = 1 }
+    signal(SIGINT) { _ in stopRequested = 1 }
+    return window.run(until: { stopRequested != 0 })
+}
+if !headless, webdriverPort == nil, screenshot == nil {
+    exit(runWindow(target: target, options: options))
 }
 guard headless, let screenshot, let target else { usage() }
 exit(Headless.screenshot(target: target, output: screenshot, options: options, linger: linger))

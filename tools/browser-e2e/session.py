@@ -239,7 +239,7 @@ def bad_profiles(site1):
     os.makedirs(profile)
     path = os.path.join(profile, 'profile.sqlite')
     db = sqlite3.connect(path)
-    db.executescript('PRAGMA journal_mode=DELETE; CREATE TABLE tab(id INTEGER PRIMARY KEY, position, current_index, window);'
+    db.executescript('PRAGMA journal_mode=WAL; CREATE TABLE tab(id INTEGER PRIMARY KEY, position, current_index, window);'
                      'INSERT INTO tab VALUES (1, 0, 0, 7); PRAGMA application_id = 1398891116; PRAGMA user_version = 99;')
     db.close()
     before = digest(path)
