@@ -11,6 +11,7 @@ if [ "$#" -eq 0 ]; then
   swift build -c release --product sable >/dev/null
 fi
 SHOTS=${2:-$(mktemp -d)}
+mkdir -p "$SHOTS"
 VENV=${SABLE_E2E_VENV:-.build/e2e-venv}   # tools/browser-e2e.sh's (window.py reuses e2e.py's PNG reader)
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then
   python3 -m venv "$VENV" && "$VENV/bin/pip" install -q selenium

@@ -177,6 +177,11 @@ public final class BrowserWindow {
                 perform(.focusAddress)
             }
         case .closeTab:
+            // Closing the last tab closes the window: a quit, the session kept with that tab.
+            if browser.tabs.count <= 1 {
+                closed = true
+                return
+            }
             if let tab = browser.selectedTab { browser.closeTab(tab) }
             if let tab = browser.selectedTab { browser.select(tab) }
             if browser.tabs.isEmpty { closed = true }
@@ -213,12 +218,11 @@ public final class BrowserWindow {
         now.zoom = tab?.zoom ?? 1
         now.layer = tab?.layer.map { ObjectIdentifier($0) }
         now.offset = swipe.offset
-        if trace && !tracedLayout, let b = gtk.bounds(of: backButton, in: page), let f = gtk.bounds(of: forwardButton, in: page),
-           let r = gtk.bounds(of: reloadButton, in: page), b.width > 0 {
+        if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
+           let r = gtk.center(of: reloadButton, in: page) {
             // Where the buttons are relative to the page area (tests click them).
             tracedLayout = true
-            let line = "window: layout back=\(Int(b.x + b.width / 2)),\(Int(b.y + b.height / 2)) forward=\(Int(f.x + f.width / 2)),\(Int(f.y + f.height / 2))"
-                + " reload=\(Int(r.x + r.width / 2)),\(Int(r.y + r.height / 2))\n"
+            let line = "window: layout back=\(b.x),\(b.y) forward=\(f.x),\(f.y) reload=\(r.x),\(r.y)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
         guard now != shown else { return }

@@ -41,7 +41,9 @@ struct GTK {
     let gtk_widget_add_controller: @convention(c) (Object?, Object?) -> Void
     let gtk_widget_set_size_request: @convention(c) (Object?, Int32, Int32) -> Void
     let gtk_widget_get_width: @convention(c) (Object?) -> Int32
-    let gtk_widget_compute_bounds: @convention(c) (Object?, Object?, UnsafeMutablePointer<Float>?) -> Int32
+    let gtk_widget_translate_coordinates: @convention(c) (Object?, Object?, Double, Double, UnsafeMutablePointer<Double>?,
+                                                          UnsafeMutablePointer<Double>?) -> Int32
+    let gtk_widget_get_height: @convention(c) (Object?) -> Int32
     let gtk_entry_new: @convention(c) () -> Object?
     let gtk_editable_get_text: @convention(c) (Object?) -> CString?
     let gtk_editable_set_text: @convention(c) (Object?, CString?) -> Void
@@ -69,16 +71,13 @@ struct GTK {
     static let scrollHorizontal: UInt32 = 1 << 1, scrollBothAxes: UInt32 = 3, scrollKinetic: UInt32 = 1 << 3
     static let shiftMask: UInt32 = 1 << 0, controlMask: UInt32 = 1 << 2, altMask: UInt32 = 1 << 3
 
-    /// `graphene_rect_t`.
-    struct Bounds {
-        var x: Float = 0, y: Float = 0, width: Float = 0, height: Float = 0
-    }
-
-    /// Where `widget` is in `target`'s coordinates.
-    func bounds(of widget: Object?, in target: Object?) -> Bounds? {
-        var r: [Float] = [0, 0, 0, 0]  // graphene_rect_t: origin x, y; size width, height
-        guard gtk_widget_compute_bounds(widget, target, &r) != 0 else { return nil }
-        return Bounds(x: r[0], y: r[1], width: r[2], height: r[3])
+    /// Where the center of `widget` is in `target`'s coordinates (nil before it is laid out).
+    func center(of widget: Object?, in target: Object?) -> (x: Int, y: Int)? {
+        let w = gtk_widget_get_width(widget), h = gtk_widget_get_height(widget)
+        guard w > 0, h > 0 else { return nil }
+        var x = 0.0, y = 0.0
+        guard gtk_widget_translate_coordinates(widget, target, Double(w) / 2, Double(h) / 2, &x, &y) != 0 else { return nil }
+        return (Int(x), Int(y))
     }
 
     struct LoadError: Error, CustomStringConvertible {
@@ -132,7 +131,8 @@ struct GTK {
         gtk_widget_add_controller = try f("gtk_widget_add_controller")
         gtk_widget_set_size_request = try f("gtk_widget_set_size_request")
         gtk_widget_get_width = try f("gtk_widget_get_width")
-        gtk_widget_compute_bounds = try f("gtk_widget_compute_bounds")
+        gtk_widget_translate_coordinates = try f("gtk_widget_translate_coordinates")
+        gtk_widget_get_height = try f("gtk_widget_get_height")
         gtk_entry_new = try f("gtk_entry_new")
         gtk_editable_get_text = try f("gtk_editable_get_text")
         gtk_editable_set_text = try f("gtk_editable_set_text")

@@ -127,7 +127,8 @@ class Window:
         xdo('click', button)
 
     def close(self):
-        xdo('windowclose', self.id)
+        """Ctrl+W on the last tab: the window closes, the browser quits (the session kept)."""
+        self.key('ctrl+w')
         try:
             return self.process.wait(10)
         except subprocess.TimeoutExpired:
