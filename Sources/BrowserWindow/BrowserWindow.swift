@@ -206,7 +206,8 @@ public final class BrowserWindow {
         var now = Shown()
         now.tabs = browser.tabs.map(\.id)
         now.labels = browser.tabs.map { t in
-            let text = !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
+            let failed = t.state == .failed || t.state == .crashed
+            let text = failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
             return text.count > 24 ? String(text.prefix(23)) + "…" : text
         }
         now.selected = tab?.id

@@ -217,6 +217,19 @@ def main():
         w.key('ctrl+plus')
         s = w.wait('zoom 125', lambda s: s.get('zoom') == '125')
         check('Ctrl+plus twice: 125 %', s.get('zoom') == '125', str(s))
+        # A load that fails: the tab shows the error page (its accent bar), with reload enabled.
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', 'http://127.0.0.1:1/')
+        w.key('Return')
+        s = w.wait('error', lambda s: "can't open" in s.get('title', ''))
+        with open(w.screenshot('7-error'), 'rb') as f:
+            _, _, rows = png_pixels(f.read())
+        accent = sum(1 for row in rows for p in row if p[:3] == (176, 0, 32))
+        check('a failed load shows the error page', "can't open" in s.get('title', '') and s.get('reload') == '1'
+              and accent > 1000, f'{s} {accent}')
+        w.key('alt+Left')
+        s = w.wait('back from the error', lambda s: s.get('title') == 'Page B')
+        check('back from the error page: B', s.get('title') == 'Page B' and s.get('forward') == '1', str(s))
         code = w.close()
         check('closing the window quits', code == 0, str(code))
 
