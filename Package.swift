@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
         .executable(name: "sable-fetch", targets: ["sable-fetch"]),
         .executable(name: "sable", targets: ["sable"]),
+        .executable(name: "sable-worker", targets: ["sable-worker"]),
         .library(name: "HTML", targets: ["HTML", "DOM"]),
         .library(name: "WebDriver", targets: ["WebDriver"]),
         .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
@@ -159,6 +160,10 @@ let package = Package(
         .target(name: "BrowserWindow", dependencies: ["HostCore", "RenderingCore", "CPangoCairo", "EngineIPC"], swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
         .executableTarget(name: "sable", dependencies: ["BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+                          swiftSettings: strict),
+        // The three worker roles alone (no host code, no GRDB/Foundation, no NIO): what the
+        // host launches when it is next to sable.
+        .executableTarget(name: "sable-worker", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
         .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SABLE=${1:-.build/release/sable}
 if [ "$#" -eq 0 ]; then
-  swift build -c release --product sable >/dev/null
+  swift build -c release --product sable >/dev/null && swift build -c release --product sable-worker >/dev/null
 fi
 SHOTS=${2:-$(mktemp -d)}
 mkdir -p "$SHOTS"
