@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "NetworkingCore", targets: ["NetworkingCore"]),
         .executable(name: "sable-fetch", targets: ["sable-fetch"]),
         .executable(name: "sable", targets: ["sable"]),
+        .executable(name: "sable-worker", targets: ["sable-worker"]),
         .library(name: "HTML", targets: ["HTML", "DOM"]),
         .library(name: "WebDriver", targets: ["WebDriver"]),
         .executable(name: "html5lib-tests", targets: ["HTML5LibTests"]),
@@ -31,6 +32,8 @@ let package = Package(
     dependencies: [
         // The WebDriver server's HTTP (sable --webdriver): the only package from outside.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The browser profile's SQLite database (session history, per-site zoom): HostCore's Profile.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Layer: syntax. Source text -> tokens -> AST, early errors, scopes. No dependencies.
@@ -140,8 +143,10 @@ let package = Package(
         .target(name: "WebContentCore", dependencies: ["DOM", "HTML", "Layout", "DisplayList", "EngineIPC", "Lockdown", "CLockdown", "WebURL",
                                                       "JSEngine", "JSRuntime", "JSJIT"],
                  swiftSettings: strict),
-        // The host: launches the processes, tabs, error pages, headless screenshots.
-        .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL"],
+        // The host: launches the processes, tabs, error pages, headless screenshots; session
+        // history, the profile database (GRDB over libsqlite3-dev) and zoom.
+        .target(name: "HostCore", dependencies: ["DisplayList", "EngineIPC", "Lockdown", "RenderingCore", "WebURL",
+                                                 .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // The host's W3C WebDriver server (HTTP on 127.0.0.1 with SwiftNIO) over HostCore's Browser.
         .target(name: "WebDriver", dependencies: ["HostCore", "EngineIPC", "WebURL",
@@ -149,8 +154,16 @@ let package = Package(
                                                   .product(name: "NIOPosix", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio")],
                 swiftSettings: strict),
+        // The host's GTK 4 window (tabs, toolbar, address field, the page's layer). GTK is
+        // loaded at run time (dlopen of libgtk-4.so.1): no build dependency, and only a
+        // windowed host process loads it.
+        .target(name: "BrowserWindow", dependencies: ["HostCore", "RenderingCore", "CPangoCairo", "EngineIPC"], swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
-        .executableTarget(name: "sable", dependencies: ["ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable", dependencies: ["BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+                          swiftSettings: strict),
+        // The three worker roles alone (no host code, no GRDB/Foundation, no NIO): what the
+        // host launches when it is next to sable.
+        .executableTarget(name: "sable-worker", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
         .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SABLE=${1:-.build/release/sable}
 if [ "$#" -eq 0 ]; then
-  swift build -c release --product sable >/dev/null
+  swift build -c release --product sable >/dev/null && swift build -c release --product sable-worker >/dev/null
 fi
 VENV=${SABLE_E2E_VENV:-.build/e2e-venv}
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then

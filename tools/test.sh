@@ -34,6 +34,12 @@ tools/lockdown-compare.sh
 echo "== browser: Selenium drives sable --headless --webdriver through a local site"
 tools/browser-e2e.sh .build/release/sable
 
+echo "== browser: session history, profile restore (quit and SIGKILL), zoom, bad profiles, timings"
+tools/browser-session-e2e.sh .build/release/sable
+
+echo "== browser: the GTK 4 window under Xvfb, driven with xdotool"
+tools/browser-window-e2e.sh .build/release/sable
+
 echo "== JIT: every bench script the same with --jit=eager as with --jit=off"
 tools/jit-compare.sh
 

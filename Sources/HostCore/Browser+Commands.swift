@@ -10,32 +10,8 @@ struct CommandResult {
     var navigation: String
 }
 
-/// Session history and page commands: what WebDriver (and a future window's UI) asks of a tab.
+/// Page commands: what WebDriver (and the window's UI) asks of a tab's page.
 extension Browser {
-    /// Navigates `tab` to `destination` as a new history entry (forward entries are dropped).
-    public func navigate(_ tab: Tab, _ destination: LoadDestination) {
-        if tab.historyIndex + 1 < tab.history.count { tab.history.removeSubrange((tab.historyIndex + 1)...) }
-        tab.history.append(destination)
-        tab.historyIndex = tab.history.count - 1
-        load(tab, destination)
-    }
-
-    /// Goes `delta` entries back (negative) or forward in the tab's history; false if there is none.
-    @discardableResult
-    public func traverse(_ tab: Tab, by delta: Int) -> Bool {
-        let target = tab.historyIndex + delta
-        guard target >= 0, target < tab.history.count else { return false }
-        tab.historyIndex = target
-        load(tab, tab.history[target])
-        return true
-    }
-
-    /// Loads the current history entry again.
-    public func reload(_ tab: Tab) {
-        guard tab.historyIndex >= 0 else { return }
-        load(tab, tab.history[tab.historyIndex])
-    }
-
     public struct CommandAnswer: Sendable {
         /// `{"value": ...}` or `{"error": ..., "message": ...}` (WebDriver's error codes).
         public var json: String
@@ -76,7 +52,7 @@ extension Browser {
             }
         }
         if !result.navigation.isEmpty {
-            navigate(tab, .url(result.navigation))
+            navigate(tab, HistoryEntry(url: result.navigation).destination)
             _ = waitForPage(tab)
         }
         return CommandAnswer(json: result.json, navigation: result.navigation.isEmpty ? nil : result.navigation)

@@ -24,7 +24,19 @@ public final class Browser {
         /// never ends): its content process is killed and the tab shows why.
         public var loadTimeoutNanoseconds: UInt64 = 60_000_000_000
 
-        public init(executable: String = "/proc/self/exe", profileDirectory: String? = nil) {
+        /// `sable-worker` next to this executable when it is there (the roles without the
+        /// host's libraries: ~10 MB less per process), otherwise this executable itself.
+        public static var defaultExecutable: String {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard n > 0 else { return "/proc/self/exe" }
+            var path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            while let last = path.last, last != "/" { path.removeLast() }
+            path += "sable-worker"
+            return access(path, X_OK) == 0 ? path : "/proc/self/exe"
+        }
+
+        public init(executable: String = Options.defaultExecutable, profileDirectory: String? = nil) {
             self.executable = executable
             self.profileDirectory = profileDirectory
         }
@@ -50,7 +62,7 @@ public final class Browser {
     public let options: Options
     public private(set) var networking: Service!
     public private(set) var rendering: Service!
-    public private(set) var tabs: [Tab] = []
+    public internal(set) var tabs: [Tab] = []
     /// Peers that sent a bad message, as (peer, reason), in order.
     public private(set) var misbehaved: [(peer: String, reason: String)] = []
     /// What the host logged (also written to stderr).
@@ -59,6 +71,15 @@ public final class Browser {
     var nextLoadID: UInt32 = 1
     var commandSequence: UInt32 = 0
     var endpointsReceived: [String: [UInt32: Int32]] = [:]
+    /// The tab the window shows (WebDriver's current window), saved in the profile.
+    public internal(set) var selectedTab: Tab?
+    /// The profile's database (nil: nothing is saved); see Browser+Navigation.swift.
+    public internal(set) var profile: ProfileDatabase?
+    /// The zoom level of each site that has one other than 100 %.
+    public internal(set) var siteZoom: [String: Double] = [:]
+    /// How long the last write to the profile took (a navigation's history: one transaction).
+    public internal(set) var lastProfileWriteNanoseconds: UInt64 = 0
+    var restoring = false
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -114,7 +135,10 @@ public final class Browser {
         let (process, connection) = try spawnContent()
         let tab = Tab(id: id, process: process, connection: connection)
         tabs.append(tab)
+        if selectedTab == nil { selectedTab = tab }
         startContent(tab)
+        saveToProfile("the new tab") { try $0.addTab(id: id, entries: [], index: -1) }
+        if selectedTab === tab { saveToProfile("the selected tab") { try $0.setSelected(id) } }
         return tab
     }
 
@@ -217,10 +241,12 @@ public final class Browser {
         default: break
         }
         tab.state = .loading(id)
+        tab.zoom = zoomLevel(for: HistoryEntry(destination).url)
         tab.loadDeadline = Clock.monotonicNanoseconds() + options.loadTimeoutNanoseconds
         do {
             try tab.connection.send(message: ContentMessage.load(
-                LoadRequest(id: id, destination: destination, viewportWidth: options.viewportWidth, viewportHeight: options.viewportHeight)))
+                LoadRequest(id: id, destination: destination, viewportWidth: options.viewportWidth, viewportHeight: options.viewportHeight,
+                            zoom: Float(tab.zoom))))
         } catch {
             contentFailed(tab, error)
         }
@@ -313,6 +339,7 @@ public final class Browser {
             tab.title = title
             tab.error = nil
             tab.state = .loaded
+            committed(tab, url: url, title: title)
         case .loadFailed(let id, let url, let reason):
             guard case .loading(id) = tab.state else { return }
             tab.url = url
@@ -323,7 +350,7 @@ public final class Browser {
         case .commandResult(let id, let json, let frame, let navigation):
             tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
         case .navigate(let url):
-            navigate(tab, .url(url))
+            navigate(tab, HistoryEntry(url: url).destination)
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }
@@ -408,7 +435,10 @@ public final class Browser {
     /// Closes `tab`: its content process is told to shut down and reaped.
     public func closeTab(_ tab: Tab) {
         tab.close()
-        tabs.removeAll { $0 === tab }
+        guard let index = tabs.firstIndex(where: { $0 === tab }) else { return }
+        tabs.remove(at: index)
+        if selectedTab === tab { selectedTab = tabs.isEmpty ? nil : tabs[min(index, tabs.count - 1)] }
+        saveToProfile("the closed tab") { try $0.removeTab(id: tab.id, selected: selectedTab?.id) }
     }
 
     /// Checks the services and relaunches any that died (a death is also noticed by `pump`).

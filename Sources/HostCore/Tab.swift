@@ -39,9 +39,18 @@ public final class Tab {
     var contentFrame: UInt32 = 0
     /// Answers of the content process to `command`s, by id, until taken.
     var commandResults: [UInt32: CommandResult] = [:]
-    /// The session history (what was navigated to) and the current entry's index.
-    public internal(set) var history: [LoadDestination] = []
+    /// The session history (the back-forward list) and the current entry's index (-1: none).
+    public internal(set) var history: [HistoryEntry] = []
     public internal(set) var historyIndex = -1
+    /// The page zoom the current page is laid out at (1: 100 %).
+    public internal(set) var zoom = 1.0
+    /// Where the page is scrolled (CSS pixels from the top): the current entry's, restored
+    /// by back and forward; the window shows the layer from here.
+    public internal(set) var scrollY = 0.0
+    /// The current history entry, if any.
+    public var currentEntry: HistoryEntry? { history.indices.contains(historyIndex) ? history[historyIndex] : nil }
+    public var canGoBack: Bool { historyIndex > 0 }
+    public var canGoForward: Bool { historyIndex + 1 < history.count }
     /// When the current load is declared unresponsive (CLOCK_MONOTONIC nanoseconds).
     var loadDeadline: UInt64 = 0
 

@@ -29,6 +29,8 @@ struct BoxStyle {
     var centered = false
     /// `text-align: right` (or `end`).
     var alignRight = false
+    /// The `href` of the link this text is in (inherited): where a click on it goes.
+    var link: String?
 }
 
 /// A piece of inline content.
@@ -114,6 +116,7 @@ struct BoxBuilder {
         s.preformatted = parent.preformatted
         s.centered = parent.centered
         s.alignRight = parent.alignRight
+        s.link = parent.link
         let em = s.font.size
         switch e.localName {
         case "body":
@@ -164,7 +167,7 @@ struct BoxBuilder {
             s.font.family = .monospace
             s.font.size = em * 13 / 16
         case "a":
-            if e.attribute("href") != nil { s.color = .link; s.underline = true }
+            if let href = e.attribute("href") { s.color = .link; s.underline = true; s.link = href }
         case "u", "ins":
             s.underline = true
         case "small":

@@ -46,6 +46,13 @@ public struct LayoutEngine {
     /// Lays `document` out and paints it. The list is the viewport's size; `contentHeight`
     /// is how tall the document is.
     public func layout(_ document: Document, measurer: TextMeasurer) throws -> (list: DisplayList, contentHeight: Float) {
+        let (list, height, _) = try layoutWithLinks(document, measurer: measurer)
+        return (list, height)
+    }
+
+    /// `layout`, and where the page's links are (CSS pixels): what a click at a point hits.
+    public func layoutWithLinks(_ document: Document, measurer: TextMeasurer) throws
+        -> (list: DisplayList, contentHeight: Float, links: [LinkArea]) {
         var builder = BoxBuilder()
         builder.userHidden = hiddenElements
         builder.viewportWidth = viewportWidth
@@ -75,7 +82,7 @@ public struct LayoutEngine {
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
-        return (list, height)
+        return (list, height, painter.links)
     }
 
     /// The document's title (the `title` element's text, whitespace collapsed).
@@ -87,6 +94,16 @@ public struct LayoutEngine {
         guard let text = found?.textContent else { return "" }
         return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\u{0C}" })
             .joined(separator: " ")
+    }
+}
+
+/// A piece of a link's text on a line, and the link's `href` (as written).
+public struct LinkArea: Equatable, Sendable {
+    public var rect: Rect
+    public var href: String
+
+    public func contains(x: Float, y: Float) -> Bool {
+        x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
     }
 }
 

@@ -5,6 +5,7 @@ import DisplayList
 struct Painter {
     let sizes: [MeasureKey: TextSize]
     var items: [DisplayItem] = []
+    var links: [LinkArea] = []
     var y: Float = 0
     var pendingMargin: Float = 0
 
@@ -125,6 +126,11 @@ struct Painter {
                 let w = size(markerFont, m).width
                 painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))
                 markerToDraw = nil
+            }
+            // Where the line's links are (a click there follows them).
+            for p in line where p.style.link != nil {
+                painter.links.append(LinkArea(rect: Rect(x: x + shift + p.x, y: painter.y, width: p.width, height: metrics.height),
+                                              href: p.style.link!))
             }
             // Merge neighbours of one style into one run.
             var i = 0

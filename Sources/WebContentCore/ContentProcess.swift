@@ -26,7 +26,15 @@ public final class ContentProcess {
     var scripts: ScriptRunner?
     /// The page shown (scripts keep changing it after the load).
     var document: Document?
+    /// The layout viewport in CSS pixels: the host's viewport divided by the zoom.
     var viewport: (Float, Float) = (800, 600)
+    /// The host's viewport in device pixels, and the page zoom (device pixels per CSS pixel):
+    /// a zoomed page is laid out at the zoomed CSS pixel size and drawn scaled (text at the
+    /// zoomed font size), as browsers zoom, not a bitmap scale.
+    var deviceViewport: (Float, Float) = (800, 600)
+    var zoom: Float = 1
+    /// Where the page's links were laid out (CSS pixels), for a click at a point.
+    var linkAreas: [LinkArea] = []
     /// The page's URL (relative `href`s resolve against it).
     var pageURL = ""
     /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
@@ -129,6 +137,13 @@ public final class ContentProcess {
                         scripts?.pendingNavigation = nil
                         try host.send(message: ContentMessage.navigate(url: target))
                     }
+                case .command(let id, "zoom", let arguments):
+                    let json = setZoom(arguments)
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: json.hasPrefix("{\"value\"") ? frame : 0,
+                                                                        navigation: ""))
+                case .command(let id, "clickAt", let arguments):
+                    let (json, navigation) = click(at: arguments)
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: 0, navigation: navigation))
                 case .command(let id, let name, let arguments):
                     let json = scripts?.command(name, arguments) ?? #"{"error":"no such window","message":"no page"}"#
                     let frame = afterScripts(announce: false)
@@ -170,7 +185,9 @@ public final class ContentProcess {
         do {
             fetchStyleSheets(of: document)
             let engine = layoutEngine()
-            let (list, _) = try engine.layout(document, measurer: RenderingMeasurer(connection: r, process: self))
+            var (list, _, links) = try engine.layoutWithLinks(document, measurer: RenderingMeasurer(connection: r, process: self))
+            linkAreas = links
+            if zoom != 1 { list = list.scaled(by: zoom) }
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
             let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
@@ -183,6 +200,39 @@ public final class ContentProcess {
             dropRendering()
             throw error
         }
+    }
+
+    /// The `zoom` command: the page laid out again at a new zoom (the document and its
+    /// scripts' state kept), the new frame rendered.
+    func setZoom(_ arguments: [String]) -> String {
+        guard arguments.count == 1, let level = Float(arguments[0]), level.isFinite, (0.25...5).contains(level) else {
+            return #"{"error":"invalid argument","message":"zoom takes one level in 0.25...5"}"#
+        }
+        zoom = level
+        viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
+        scripts?.viewport = (Int(viewport.0.rounded()), Int(viewport.1.rounded()))
+        scripts?.zoom = Double(zoom)
+        guard let document else { return #"{"value":null}"# }
+        do {
+            try render(document)
+        } catch {
+            return #"{"error":"unknown error","message":"rendering failed"}"#
+        }
+        return #"{"value":null}"#
+    }
+
+    /// The `clickAt` command (x, y in device pixels of the layer, as the window's page area
+    /// shows it): a click on a link follows it (its `href` resolved against the page).
+    func click(at arguments: [String]) -> (json: String, navigation: String) {
+        guard arguments.count == 2, let x = Float(arguments[0]), let y = Float(arguments[1]), x.isFinite, y.isFinite else {
+            return (#"{"error":"invalid argument","message":"clickAt takes x and y"}"#, "")
+        }
+        let cx = x / zoom, cy = y / zoom
+        guard let link = linkAreas.last(where: { $0.contains(x: cx, y: cy) }) else { return (#"{"value":null}"#, "") }
+        guard let url = WebURL(link.href, base: WebURL(pageURL)), ["http", "https", "data", "file"].contains(url.scheme) else {
+            return (#"{"value":null}"#, "")
+        }
+        return (#"{"value":"link"}"#, url.href)
     }
 
     /// Takes the two endpoints that follow `bootstrap` and pings both.
@@ -245,13 +295,16 @@ public final class ContentProcess {
             }
         }
         let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
-        viewport = (Float(request.viewportWidth), Float(request.viewportHeight))
+        deviceViewport = (Float(request.viewportWidth), Float(request.viewportHeight))
+        zoom = request.zoom
+        viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
         self.document = document
         pageURL = url
         styleSheets = [:]
         pageHiding = hiding
         if let scripts {
-            scripts.viewport = (Int(request.viewportWidth), Int(request.viewportHeight))
+            scripts.viewport = (Int(viewport.0.rounded()), Int(viewport.1.rounded()))
+            scripts.zoom = Double(zoom)
             scripts.layoutEngine = { [unowned self] in
                 fetchStyleSheets(of: document)
                 return layoutEngine()

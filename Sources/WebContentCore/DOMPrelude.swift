@@ -586,9 +586,13 @@ const api = {
     for (const name in values) { style[name] = values[name]; style[camel(name)] = values[name]; }
     return Object.freeze(style);
   },
-  innerWidth: H.viewport()[0], innerHeight: H.viewport()[1], devicePixelRatio: 1,
 };
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });
+// The viewport in CSS pixels and the page zoom (devicePixelRatio, as browsers report it):
+// read live, a zoom lays the page out again without reloading it.
+for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2]]) {
+  Object.defineProperty(global, k, { get() { return H.viewport()[i]; }, set(v) { Object.defineProperty(global, k, { value: v, writable: true, configurable: true }); }, configurable: true, enumerable: false });
+}
 Object.defineProperty(global, 'location', { get() { return location; }, set(url) { location.href = url; }, configurable: true });
 defineHandlers(global, ['load', 'error']);
 

@@ -38,6 +38,8 @@ final class ScriptRunner {
     /// A navigation a script asked for (a link's click, `location.assign`), for the host.
     var pendingNavigation: String?
     var viewport: (Int, Int) = (800, 600)
+    /// The page zoom (`devicePixelRatio`).
+    var zoom = 1.0
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
     let start = Clock.monotonicNanoseconds()
@@ -133,7 +135,7 @@ final class ScriptRunner {
             default: return ""
             }
         }
-        def("viewport") { [weak self] _ in [self?.viewport.0 ?? 800, self?.viewport.1 ?? 600] }
+        def("viewport") { [weak self] _ in [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1] }
         def("elementReference") { a in "\(pid)-\(page)-\(a.first?.toInt32() ?? -1)" }
         def("elementNumber") { a in
             let parts = (a.first?.toString() ?? "").split(separator: "-")

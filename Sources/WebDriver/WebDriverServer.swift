@@ -21,6 +21,9 @@ public final class WebDriverServer {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     var channel: Channel?
     public private(set) var port = 0
+    /// The session ended (`DELETE /session`): the browser quits, as a user's quit (the
+    /// profile keeps the tabs); `run` returns once the answer is written.
+    public private(set) var quitRequested = false
 
     struct Session {
         var id: String
@@ -48,14 +51,19 @@ public final class WebDriverServer {
         self.port = channel.localAddress?.port ?? port
     }
 
-    /// Serves until `stop` (a `DELETE /session` does not stop the server, as with safaridriver).
+    /// Serves until `stop`, or until the session ends (`DELETE /session` quits the browser).
     public func run(until stop: () -> Bool = { false }) {
-        while !stop() {
+        while !stop() && !quitRequested {
             browser.pump(timeoutMilliseconds: 5)
             while let request = queue.pop() {
                 let response = handle(request)
                 request.respond(response)
             }
+        }
+        if quitRequested {
+            // Let NIO write the answer to DELETE /session before the channels close.
+            let end = Clock.monotonicNanoseconds() + 200_000_000
+            while Clock.monotonicNanoseconds() < end { browser.pump(timeoutMilliseconds: 10) }
         }
     }
 
@@ -111,8 +119,8 @@ public final class WebDriverServer {
         path.removeFirst()
         if path.isEmpty {
             guard request.method == "DELETE" else { return .error("unknown method", request.path) }
-            for tab in browser.tabs { browser.closeTab(tab) }
             self.session = nil
+            quitRequested = true
             return .value(.null)
         }
         let response = route(request.method, path, body, &session)
@@ -122,11 +130,17 @@ public final class WebDriverServer {
 
     func newSession() -> Response {
         guard session == nil else { return .error("session not created", "Sable serves one session at a time") }
+        guard !quitRequested else { return .error("session not created", "the browser is quitting") }
+        // The tabs of a restored session are the session's windows; the selected one is current.
         let tab: Tab
-        do {
-            tab = try browser.openTab()
-        } catch {
-            return .error("session not created", error.description)
+        if let selected = browser.selectedTab ?? browser.tabs.first {
+            tab = selected
+        } else {
+            do {
+                tab = try browser.openTab()
+            } catch {
+                return .error("session not created", error.description)
+            }
         }
         var random = SystemRandomNumberGenerator()
         let id = (0..<4).map { _ in String(random.next() as UInt32, radix: 16) }.joined()
@@ -173,6 +187,7 @@ public final class WebDriverServer {
                 return .error("no such window", "no window \(handle)")
             }
             session.current = tab
+            browser.select(tab)
             return .value(.null)
         case ("DELETE", ["window"]):
             guard let tab = session.current, browser.tabs.contains(where: { $0 === tab }) else { return .error("no such window", "the window is closed") }
@@ -211,19 +226,41 @@ public final class WebDriverServer {
             } else {
                 destination = .url(url.href)
             }
-            browser.navigate(tab, destination)
+            browser.go(tab, .to(destination))
             return waitForLoad(tab, timeout: pageLoad)
         case ("GET", ["url"]):
             return .value(.string(tab.url))
         case ("POST", ["back"]):
-            if browser.traverse(tab, by: -1) { return waitForLoad(tab, timeout: pageLoad) }
+            if browser.go(tab, .back) { return waitForLoad(tab, timeout: pageLoad) }
             return .value(.null)
         case ("POST", ["forward"]):
-            if browser.traverse(tab, by: 1) { return waitForLoad(tab, timeout: pageLoad) }
+            if browser.go(tab, .forward) { return waitForLoad(tab, timeout: pageLoad) }
             return .value(.null)
         case ("POST", ["refresh"]):
-            browser.reload(tab)
-            return waitForLoad(tab, timeout: pageLoad)
+            if browser.go(tab, .reload) { return waitForLoad(tab, timeout: pageLoad) }
+            return .value(.null)
+        case ("GET", ["sable", "zoom"]):
+            return .value(.object([("level", .number(tab.zoom))]))
+        case ("POST", ["sable", "zoom"]):
+            guard let level = body["level"]?.number, ZoomLevels.range.contains(level) else {
+                return .error("invalid argument", "level must be a number from 0.3 to 3")
+            }
+            guard browser.setZoom(tab, level: level) else { return .error("unknown error", tab.error ?? "the page did not lay out again") }
+            return .value(.object([("level", .number(tab.zoom))]))
+        case ("GET", ["sable", "history"]):
+            let entries = tab.history.map { e in
+                JSON.object([("url", .string(e.url)), ("title", .string(e.title)), ("scrollY", .number(e.scrollY))])
+            }
+            return .value(.object([("entries", .array(entries)), ("index", .number(Double(tab.historyIndex)))]))
+        case ("GET", ["sable", "profile"]):
+            // Whether the session is being saved, and how long the last write took.
+            return .value(.object([("path", browser.profile.map { .string($0.path) } ?? .null),
+                                   ("saving", .bool(browser.profile != nil)),
+                                   ("lastWriteMilliseconds", .number(Double(browser.lastProfileWriteNanoseconds) / 1e6))]))
+        case ("POST", ["sable", "scroll"]):
+            guard let y = body["y"]?.number, y >= 0, y.isFinite else { return .error("invalid argument", "y must be a non-negative number") }
+            browser.setScroll(tab, y: y)
+            return .value(.null)
         case ("GET", ["title"]):
             if tab.state != .loaded { return .value(.string(tab.errorPage?.title ?? tab.title)) }
             return page(tab, "execute", ["return document.title", "[]"])

@@ -2,10 +2,12 @@
 import Glibc
 #endif
 import ContentBlocker
+import HostCore
 
 /// `sable --content-blocker add NAME list.json | list | remove NAME [--profile DIR]`: the
 /// host compiles content-blocker lists into the profile (`ContentBlockerProfile`); a browser
-/// started with that profile applies them. The profile is `$HOME/.sable` without `--profile`.
+/// started with that profile applies them. Without `--profile`, the browser's default profile
+/// directory (`ProfileDirectory.defaultPath()`: `$XDG_DATA_HOME/sable` or ~/.local/share/sable).
 /// A list that fails to compile ends in WebKit's error and leaves the profile as it was.
 enum ContentBlockerCommand {
     static func say(_ line: String, _ fd: Int32 = 1) {
@@ -23,7 +25,10 @@ enum ContentBlockerCommand {
             if a.hasPrefix("--profile=") { profile = String(a.dropFirst("--profile=".count)); continue }
             words.append(a)
         }
-        let directory = profile ?? (getenv("HOME").map { String(cString: $0) + "/.sable" } ?? ".sable")
+        guard let directory = profile ?? ProfileDirectory.defaultPath() else {
+            say("sable: no profile directory: give --profile DIR (HOME is not set)", 2)
+            return 2
+        }
         let store = ContentBlockerProfile(profileDirectory: directory)
         switch (words.first, words.count) {
         case ("add", 3):

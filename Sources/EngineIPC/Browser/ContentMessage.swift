@@ -10,7 +10,8 @@
 //   content -> host   loaded(id, url, title)       the page was laid out and rendered
 //                     | loadFailed(id, url, why)   an error value the host shows in the tab
 //   host -> content   command(id, name, args)      a WebDriver operation on the page (execute a
-//                                                  script, find elements, click, text, source)
+//                                                  script, find elements, click, text, source),
+//                                                  or `zoom` [level]: lay the page out again at it
 //   content -> host   commandResult(id, json, frame, navigation)
 //                                                  its JSON answer; the frame rendered after it
 //                                                  (0: none), a navigation it started ("" none)
@@ -36,12 +37,16 @@ public struct LoadRequest: Equatable, Sendable {
     /// The viewport in CSS pixels.
     public var viewportWidth: UInt16
     public var viewportHeight: UInt16
+    /// The page zoom (1: 100 %): the page is laid out in a viewport of `viewportWidth / zoom`
+    /// CSS pixels and drawn at `zoom` device pixels per CSS pixel (0.25...5).
+    public var zoom: Float
 
-    public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600) {
+    public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600, zoom: Float = 1) {
         self.id = id
         self.destination = destination
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
+        self.zoom = zoom
     }
 }
 
@@ -80,6 +85,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             w.u32(r.id)
             w.u16(r.viewportWidth)
             w.u16(r.viewportHeight)
+            w.u32(r.zoom.bitPattern)
             switch r.destination {
             case .url(let url): w.u8(0); w.string(url)
             case .html(let html, let base): w.u8(1); w.string(html); w.string(base)
@@ -111,6 +117,8 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             let id = try r.u32()
             let width = try r.u16(), height = try r.u16()
             guard (1...16384).contains(width), (1...16384).contains(height) else { throw .malformed("bad viewport") }
+            let zoom = Float(bitPattern: try r.u32())
+            guard zoom.isFinite, (0.25...5).contains(zoom) else { throw .malformed("bad zoom") }
             let destination: LoadDestination
             switch try r.u8() {
             case 0: destination = .url(try r.string())
@@ -118,7 +126,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             case 2: destination = .file(path: try r.string(), contents: try r.blob())
             default: throw .malformed("bad destination")
             }
-            self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height))
+            self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height, zoom: zoom))
         case .loaded: self = .loaded(id: try r.u32(), url: try r.string(), title: try r.string())
         case .loadFailed: self = .loadFailed(id: try r.u32(), url: try r.string(), reason: try r.string())
         case .shutdown: self = .shutdown

@@ -1,0 +1,346 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPangoCairo
+import EngineIPC
+import HostCore
+import RenderingCore
+
+/// The Sable Browser's window (GTK 4): a tab strip, back / forward / reload buttons whose
+/// enabled state follows the selected tab's history, an address field, the zoom level while
+/// it is not 100 %, and the page area showing the rendering process's layer of the selected
+/// tab (or its error page). Keys, mouse buttons 8 and 9, and the touchpad swipe all end in
+/// `Browser.go` (through `WindowCommand`), as the toolbar's buttons do.
+///
+/// One thread: the loop runs GTK's pending events, then pumps the browser's connections
+/// (`Browser.pump`, 8 ms), then brings the widgets up to date.
+public final class BrowserWindow {
+    let gtk: GTK
+    let browser: Browser
+    var window: OpaquePointer?
+    var tabStrip: OpaquePointer?
+    var backButton: OpaquePointer?
+    var forwardButton: OpaquePointer?
+    var reloadButton: OpaquePointer?
+    var newTabButton: OpaquePointer?
+    var address: OpaquePointer?
+    var zoomLabel: OpaquePointer?
+    var page: OpaquePointer?
+    var scrollController: OpaquePointer?
+    var tabButtons: [(tab: Tab, button: OpaquePointer?)] = []
+    var closed = false
+    var swipe = SwipeTracker(width: 800)
+    /// What the widgets show, to update only what changed.
+    var shown = Shown()
+    var tracedLayout = false
+    /// `SABLE_WINDOW_LOG=1`: every change of the widgets' state is logged (tests read it).
+    let trace = getenv("SABLE_WINDOW_LOG") != nil
+
+    struct Shown: Equatable {
+        var tabs: [UInt32] = []
+        var labels: [String] = []
+        var selected: UInt32?
+        var url = ""
+        var title = ""
+        var back = false, forward = false, reload = false
+        var zoom = 1.0
+        var layer: ObjectIdentifier?
+        var offset = 0.0
+    }
+
+    /// Opens the window over `browser` (GTK loaded; nil and why when there is no display or no GTK).
+    public static func open(browser: Browser) -> Result<BrowserWindow, OpenError> {
+        let gtk: GTK
+        do {
+            gtk = try GTK.load()
+        } catch {
+            return .failure(OpenError(description: error.description))
+        }
+        guard gtk.gtk_init_check() != 0 else {
+            return .failure(OpenError(description: "cannot open a window: no display (DISPLAY or WAYLAND_DISPLAY); use --headless"))
+        }
+        let w = BrowserWindow(gtk: gtk, browser: browser)
+        w.build()
+        return .success(w)
+    }
+
+    /// Why the window cannot open (no GTK 4, no display).
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    init(gtk: GTK, browser: Browser) {
+        self.gtk = gtk
+        self.browser = browser
+    }
+
+    var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static func from(_ data: UnsafeMutableRawPointer?) -> BrowserWindow {
+        Unmanaged<BrowserWindow>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    // MARK: - Widgets
+
+    func build() {
+        let g = gtk
+        window = g.gtk_window_new()
+        g.setTitle(window, "Sable")
+        let width = Int32(browser.options.viewportWidth), height = Int32(browser.options.viewportHeight)
+        g.gtk_window_set_default_size(window, width, height + 90)
+        let column = g.gtk_box_new(GTK.orientationVertical, 0)
+        tabStrip = g.gtk_box_new(GTK.orientationHorizontal, 2)
+        g.addClass(tabStrip, "toolbar")
+        let toolbar = g.gtk_box_new(GTK.orientationHorizontal, 4)
+        g.addClass(toolbar, "toolbar")
+        backButton = g.button("◀")
+        forwardButton = g.button("▶")
+        reloadButton = g.button("⟳")
+        g.setTooltip(backButton, "Back (Alt+Left)")
+        g.setTooltip(forwardButton, "Forward (Alt+Right)")
+        g.setTooltip(reloadButton, "Reload (F5)")
+        address = g.gtk_entry_new()
+        g.gtk_widget_set_hexpand(address, 1)
+        zoomLabel = g.label("100 %")
+        g.gtk_widget_set_visible(zoomLabel, 0)
+        for w in [backButton, forwardButton, reloadButton, address, zoomLabel] { g.gtk_box_append(toolbar, w) }
+        page = g.gtk_drawing_area_new()
+        g.gtk_widget_set_size_request(page, width, height)
+        g.gtk_widget_set_hexpand(page, 1)
+        g.gtk_widget_set_vexpand(page, 1)
+        g.gtk_drawing_area_set_draw_func(page, unsafeBitCast(BrowserWindow.draw, to: UnsafeRawPointer.self), me, nil)
+        for w in [tabStrip, toolbar, page] { g.gtk_box_append(column, w) }
+        g.gtk_window_set_child(window, column)
+
+        let clicked = unsafeBitCast(BrowserWindow.clicked, to: UnsafeRawPointer.self)
+        for b in [backButton, forwardButton, reloadButton] { g.connect(b, "clicked", clicked, me) }
+        g.connect(address, "activate", unsafeBitCast(BrowserWindow.activated, to: UnsafeRawPointer.self), me)
+        g.connect(window, "close-request", unsafeBitCast(BrowserWindow.closeRequest, to: UnsafeRawPointer.self), me)
+        // Keys: in the capture phase, so that the address field does not take Alt+Left & co.
+        let keys = g.gtk_event_controller_key_new()
+        g.gtk_event_controller_set_propagation_phase(keys, GTK.phaseCapture)
+        g.connect(keys, "key-pressed", unsafeBitCast(BrowserWindow.keyPressed, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(window, keys)
+        // Mouse buttons 8 and 9, anywhere in the window.
+        let buttons = g.gtk_gesture_click_new()
+        g.gtk_gesture_single_set_button(buttons, 0)
+        g.connect(buttons, "pressed", unsafeBitCast(BrowserWindow.mousePressed, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(window, buttons)
+        // A click in the page (links).
+        let pageClick = g.gtk_gesture_click_new()
+        g.gtk_gesture_single_set_button(pageClick, 1)
+        g.connect(pageClick, "released", unsafeBitCast(BrowserWindow.pageReleased, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(page, pageClick)
+        // The touchpad's two-finger swipe: smooth scroll events, then scroll-end.
+        scrollController = g.gtk_event_controller_scroll_new(GTK.scrollBothAxes)
+        g.connect(scrollController, "scroll-begin", unsafeBitCast(BrowserWindow.scrollBegan, to: UnsafeRawPointer.self), me)
+        g.connect(scrollController, "scroll", unsafeBitCast(BrowserWindow.scrolled, to: UnsafeRawPointer.self), me)
+        g.connect(scrollController, "scroll-end", unsafeBitCast(BrowserWindow.scrollEnded, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(page, scrollController)
+        g.gtk_window_present(window)
+    }
+
+    // MARK: - The loop
+
+    /// Runs until the window is closed (or `stop`); the browser then quits (the profile keeps
+    /// the tabs).
+    public func run(until stop: () -> Bool = { false }) -> Int32 {
+        if browser.tabs.isEmpty { perform(.newTab) }
+        sync()
+        while !closed && !stop() {
+            while gtk.g_main_context_iteration(nil, 0) != 0 && !closed {}
+            if closed { break }
+            browser.pump(timeoutMilliseconds: 8)
+            sync()
+        }
+        browser.quit()
+        return 0
+    }
+
+    /// Brings the widgets up to date and lets GTK draw them (during the restore).
+    public func show() {
+        sync()
+        for _ in 0..<50 where gtk.g_main_context_iteration(nil, 0) != 0 {}
+    }
+
+    /// The one entry of every user action.
+    func perform(_ command: WindowCommand) {
+        switch command {
+        case .navigate(let navigation):
+            if let tab = browser.selectedTab { browser.go(tab, navigation) }
+        case .focusAddress:
+            _ = gtk.gtk_widget_grab_focus(address)
+            gtk.gtk_editable_select_region(address, 0, -1)
+        case .newTab:
+            if let tab = try? browser.openTab() {
+                browser.select(tab)
+                perform(.focusAddress)
+            }
+        case .closeTab:
+            // Closing the last tab closes the window: a quit, the session kept with that tab.
+            if browser.tabs.count <= 1 {
+                closed = true
+                return
+            }
+            if let tab = browser.selectedTab { browser.closeTab(tab) }
+            if let tab = browser.selectedTab { browser.select(tab) }
+            if browser.tabs.isEmpty { closed = true }
+        case .nextTab, .previousTab:
+            guard let tab = browser.selectedTab, let i = browser.tabs.firstIndex(where: { $0 === tab }) else { return }
+            let n = browser.tabs.count
+            browser.select(browser.tabs[(i + (command == .nextTab ? 1 : n - 1)) % n])
+        case .zoomIn:
+            if let tab = browser.selectedTab { browser.zoomIn(tab) }
+        case .zoomOut:
+            if let tab = browser.selectedTab { browser.zoomOut(tab) }
+        case .zoomReset:
+            if let tab = browser.selectedTab { browser.resetZoom(tab) }
+        }
+        sync()
+    }
+
+    /// Brings the widgets up to date with the browser.
+    func sync() {
+        let g = gtk
+        let tab = browser.selectedTab
+        var now = Shown()
+        now.tabs = browser.tabs.map(\.id)
+        now.labels = browser.tabs.map { t in
+            let failed = t.state == .failed || t.state == .crashed
+            let text = failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
+            return text.count > 24 ? String(text.prefix(23)) + "…" : text
+        }
+        now.selected = tab?.id
+        now.url = tab.map { $0.currentEntry?.url ?? $0.url } ?? ""
+        now.title = tab.map { $0.state == .loaded ? $0.title : ($0.errorPage?.title ?? $0.title) } ?? ""
+        now.back = tab?.canGoBack ?? false
+        now.forward = tab?.canGoForward ?? false
+        now.reload = tab?.currentEntry != nil
+        now.zoom = tab?.zoom ?? 1
+        now.layer = tab?.layer.map { ObjectIdentifier($0) }
+        now.offset = swipe.offset
+        if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
+           let r = gtk.center(of: reloadButton, in: page) {
+            // Where the buttons are relative to the page area (tests click them).
+            tracedLayout = true
+            let line = "window: layout back=\(b.x),\(b.y) forward=\(f.x),\(f.y) reload=\(r.x),\(r.y)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+        guard now != shown else { return }
+        if now.tabs != shown.tabs || now.labels != shown.labels || now.selected != shown.selected { rebuildTabStrip(now) }
+        if now.url != shown.url || now.selected != shown.selected { g.setEntryText(address, now.url == "about:blank" ? "" : now.url) }
+        if now.title != shown.title || now.selected != shown.selected { g.setTitle(window, now.title.isEmpty ? "Sable" : now.title + " — Sable") }
+        g.gtk_widget_set_sensitive(backButton, now.back ? 1 : 0)
+        g.gtk_widget_set_sensitive(forwardButton, now.forward ? 1 : 0)
+        g.gtk_widget_set_sensitive(reloadButton, now.reload ? 1 : 0)
+        g.gtk_widget_set_visible(zoomLabel, abs(now.zoom - 1) > 0.001 ? 1 : 0)
+        g.setLabelText(zoomLabel, "\(Int((now.zoom * 100).rounded())) %")
+        if now.layer != shown.layer || now.offset != shown.offset || now.selected != shown.selected { g.gtk_widget_queue_draw(page) }
+        shown = now
+        if trace {
+            // The widgets' state as GTK has it.
+            let line = "window: tabs=\(now.tabs.count) selected=\((browser.tabs.firstIndex { $0 === tab } ?? -1) + 1)"
+                + " back=\(g.gtk_widget_get_sensitive(backButton)) forward=\(g.gtk_widget_get_sensitive(forwardButton))"
+                + " reload=\(g.gtk_widget_get_sensitive(reloadButton)) zoom=\(Int((now.zoom * 100).rounded()))"
+                + " index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
+            _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+    }
+
+    func rebuildTabStrip(_ now: Shown) {
+        let g = gtk
+        while let child = g.gtk_widget_get_first_child(tabStrip) { g.gtk_box_remove(tabStrip, child) }
+        tabButtons = []
+        let clicked = unsafeBitCast(BrowserWindow.clicked, to: UnsafeRawPointer.self)
+        for (tab, label) in zip(browser.tabs, now.labels) {
+            let b = g.button(label)
+            if tab === browser.selectedTab { g.addClass(b, "suggested-action") }
+            g.connect(b, "clicked", clicked, me)
+            g.gtk_box_append(tabStrip, b)
+            tabButtons.append((tab, b))
+        }
+        newTabButton = g.button("+")
+        g.setTooltip(newTabButton, "New tab (Ctrl+T)")
+        g.connect(newTabButton, "clicked", clicked, me)
+        g.gtk_box_append(tabStrip, newTabButton)
+    }
+
+    // MARK: - Events (C callbacks: the window comes back through the user data)
+
+    static let clicked: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { button, data in
+        let w = from(data)
+        if button == w.backButton { w.perform(.navigate(.back)) }
+        else if button == w.forwardButton { w.perform(.navigate(.forward)) }
+        else if button == w.reloadButton { w.perform(.navigate(.reload)) }
+        else if button == w.newTabButton { w.perform(.newTab) }
+        else if let tab = w.tabButtons.first(where: { $0.button == button })?.tab {
+            w.browser.select(tab)
+            w.sync()
+        }
+    }
+
+    static let activated: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let w = from(data)
+        guard let destination = AddressField.destination(for: w.gtk.entryText(w.address)) else { return }
+        w.perform(.navigate(.to(destination)))
+    }
+
+    static let closeRequest: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { _, data in
+        from(data).closed = true
+        return 0
+    }
+
+    static let keyPressed: @convention(c) (OpaquePointer?, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Int32 = { _, keyval, _, state, data in
+        guard let command = WindowCommand.forKey(keyval, control: state & GTK.controlMask != 0, alt: state & GTK.altMask != 0,
+                                                 shift: state & GTK.shiftMask != 0) else { return 0 }
+        from(data).perform(command)
+        return 1
+    }
+
+    static let mousePressed: @convention(c) (OpaquePointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void = { gesture, _, _, _, data in
+        let w = from(data)
+        guard let command = WindowCommand.forMouseButton(w.gtk.gtk_gesture_single_get_current_button(gesture)) else { return }
+        w.perform(command)
+    }
+
+    static let pageReleased: @convention(c) (OpaquePointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, _, x, y, data in
+        let w = from(data)
+        guard let tab = w.browser.selectedTab else { return }
+        w.browser.click(tab, x: x, y: y)
+        w.sync()
+    }
+
+    static let scrolled: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Int32 = { controller, dx, dy, data in
+        let w = from(data)
+        // A mouse wheel's clicks are not a swipe (they have no begin and end).
+        guard let tab = w.browser.selectedTab, w.gtk.gtk_event_controller_scroll_get_unit(controller) != GTK.scrollUnitWheel else { return 0 }
+        w.swipe.width = Double(max(w.gtk.gtk_widget_get_width(w.page), 1))
+        let time = Double(w.gtk.gtk_event_controller_get_current_event_time(controller))
+        let used = w.swipe.scroll(dx: dx, dy: dy, time: time, canGoBack: tab.canGoBack, canGoForward: tab.canGoForward)
+        w.sync()
+        return used ? 1 : 0
+    }
+
+    static let scrollBegan: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let w = from(data)
+        _ = w.swipe.end()  // a new gesture starts from rest
+    }
+
+    static let scrollEnded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+        let w = from(data)
+        if let navigation = w.swipe.end() { w.perform(.navigate(navigation)) } else { w.sync() }
+    }
+
+    /// Paints the selected tab's layer (slid by the swipe's offset).
+    static let draw: @convention(c) (OpaquePointer?, OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, cr, width, height, data in
+        let w = from(data)
+        cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
+        cairo_paint(cr)
+        guard let layer = w.browser.selectedTab?.layer else { return }
+        guard let surface = cairo_image_surface_create_for_data(layer.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                Int32(layer.width), Int32(layer.height), Int32(layer.stride)) else { return }
+        cairo_set_source_surface(cr, surface, w.swipe.offset, 0)
+        cairo_paint(cr)
+        cairo_surface_destroy(surface)
+    }
+}

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EngineIPC
+
+/// Session history, the selected tab, zoom, and the profile: every change is applied to the
+/// tab and written to the profile database (one transaction each) before the call returns.
+extension Browser {
+    /// The one navigation function: the toolbar's buttons, the keyboard, the mouse's back and
+    /// forward buttons, the swipe gesture, WebDriver, links and scripts all come here. False
+    /// when there is nothing to do (no entry back there, nothing to reload).
+    @discardableResult
+    public func go(_ tab: Tab, _ navigation: Navigation) -> Bool {
+        let target: Int
+        switch navigation {
+        case .to(let destination):
+            // From the middle of the list: the forward entries are dropped.
+            if tab.historyIndex + 1 < tab.history.count { tab.history.removeSubrange((tab.historyIndex + 1)...) }
+            tab.history.append(HistoryEntry(destination))
+            tab.historyIndex = tab.history.count - 1
+            tab.scrollY = 0
+            saveHistory(tab, changedFrom: tab.historyIndex)
+            load(tab, destination)
+            return true
+        case .back: target = tab.historyIndex - 1
+        case .forward: target = tab.historyIndex + 1
+        case .traverse(let delta): target = tab.historyIndex + delta
+        case .reload:
+            guard let entry = tab.currentEntry else { return false }
+            load(tab, entry.destination)
+            return true
+        }
+        guard target >= 0, target < tab.history.count, target != tab.historyIndex else { return false }
+        // Back and forward reuse the entry: its URL, and its scroll position once it loaded.
+        tab.historyIndex = target
+        tab.scrollY = tab.history[target].scrollY
+        saveHistory(tab, changedFrom: tab.history.count)
+        load(tab, tab.history[target].destination)
+        return true
+    }
+
+    /// Navigates `tab` to `destination` as a new history entry (`go(tab, .to(destination))`).
+    public func navigate(_ tab: Tab, _ destination: LoadDestination) {
+        go(tab, .to(destination))
+    }
+
+    /// Goes `delta` entries back (negative) or forward; false if there is no such entry.
+    @discardableResult
+    public func traverse(_ tab: Tab, by delta: Int) -> Bool {
+        go(tab, .traverse(delta))
+    }
+
+    /// Loads the current history entry again.
+    public func reload(_ tab: Tab) {
+        go(tab, .reload)
+    }
+
+    /// A load committed: the current entry takes the page's final URL (after redirects) and
+    /// title.
+    func committed(_ tab: Tab, url: String, title: String) {
+        guard var entry = tab.currentEntry else { return }
+        guard entry.url != url || entry.title != title else { return }
+        if entry.url != url { entry.html = nil }
+        entry.url = url
+        entry.title = title
+        tab.history[tab.historyIndex] = entry
+        saveHistory(tab, changedFrom: tab.historyIndex)
+    }
+
+    /// The window scrolled `tab`'s page: kept in the current entry (back and forward come
+    /// back to it).
+    public func setScroll(_ tab: Tab, y: Double) {
+        let y = max(0, y.isFinite ? y : 0)
+        tab.scrollY = y
+        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return }
+        tab.history[tab.historyIndex].scrollY = y
+        saveHistory(tab, changedFrom: tab.historyIndex)
+    }
+
+    /// Makes `tab` the selected one (the window shows it; WebDriver's current window).
+    public func select(_ tab: Tab) {
+        guard tabs.contains(where: { $0 === tab }), selectedTab !== tab else { return }
+        selectedTab = tab
+        saveToProfile("the selected tab") { try $0.setSelected(tab.id) }
+    }
+
+    /// A click of the window's page area at (x, y) in the layer's pixels: a link there is
+    /// followed (a new history entry, through `go`).
+    public func click(_ tab: Tab, x: Double, y: Double) {
+        guard tab.state == .loaded else { return }
+        _ = command(tab, "clickAt", [String(x), String(y)])
+    }
+
+    // MARK: - Zoom
+
+    /// The zoom level of `url`'s site (1 when none was set).
+    public func zoomLevel(for url: String) -> Double {
+        siteOf(url).flatMap { siteZoom[$0] } ?? 1
+    }
+
+    /// Sets the zoom of `tab`'s page and so of its site: every tab showing a page of the
+    /// site is laid out again at the new size, and new pages of the site open at it. The
+    /// level is clamped to 30 %–300 %. False if the tab's page did not lay out again.
+    @discardableResult
+    public func setZoom(_ tab: Tab, level: Double) -> Bool {
+        let level = min(max(level, ZoomLevels.range.lowerBound), ZoomLevels.range.upperBound)
+        let site = siteOf(tab.currentEntry?.url ?? tab.url)
+        if let site {
+            if abs(level - 1) < 0.001 { siteZoom[site] = nil } else { siteZoom[site] = level }
+            saveToProfile("the zoom of \(site)") { try $0.setZoom(site: site, level: level) }
+        }
+        var ok = applyZoom(tab, level)
+        for other in tabs where other !== tab && site != nil && siteOf(other.currentEntry?.url ?? other.url) == site {
+            ok = applyZoom(other, level) && ok
+        }
+        return ok
+    }
+
+    /// Ctrl+plus, Ctrl+minus, Ctrl+0.
+    public func zoomIn(_ tab: Tab) { setZoom(tab, level: ZoomLevels.step(up: tab.zoom)) }
+    public func zoomOut(_ tab: Tab) { setZoom(tab, level: ZoomLevels.step(down: tab.zoom)) }
+    public func resetZoom(_ tab: Tab) { setZoom(tab, level: 1) }
+
+    /// Lays `tab`'s page out again at `level` (the content process keeps the document).
+    func applyZoom(_ tab: Tab, _ level: Double) -> Bool {
+        guard abs(tab.zoom - level) > 0.0001 else { return true }
+        tab.zoom = level
+        guard tab.isAlive, tab.state == .loaded else { return true }  // the next load uses it
+        guard let answer = command(tab, "zoom", [String(level)]) else { return false }
+        return answer.json.hasPrefix("{\"value\"")
+    }
+
+    // MARK: - The profile
+
+    /// Uses `database` for this browser's session from now on (`nil`: save nothing).
+    public func attach(profile database: ProfileDatabase?, zoom: [String: Double]) {
+        profile = database
+        siteZoom = zoom
+    }
+
+    /// Reopens the tabs of a saved session: the selected tab first (its page is shown before
+    /// the others start), then the others in order, each loading its current entry; back and
+    /// forward work at once through the restored lists. The profile is then rewritten with
+    /// the new tabs' ids. `selectedShown` runs once the selected tab's page arrived (the
+    /// window shows it then, before the other tabs start). Answers the time to the selected
+    /// tab's page and to all tabs (ms).
+    @discardableResult
+    public func restore(_ session: ProfileDatabase.Session, startedAt start: UInt64,
+                        selectedShown: (() -> Void)? = nil) -> (selectedShown: Double, all: Double)? {
+        guard !session.tabs.isEmpty else { return nil }
+        restoring = true
+        defer { restoring = false }
+        var opened: [(Tab, ProfileDatabase.Session.SavedTab)] = []
+        let selected = session.selected ?? 0
+        let order = [selected] + session.tabs.indices.filter { $0 != selected }
+        var shown = 0.0
+        var byIndex: [Int: Tab] = [:]
+        for i in order {
+            let saved = session.tabs[i]
+            guard let tab = try? openTab() else {
+                log("cannot reopen a tab of the saved session")
+                continue
+            }
+            tab.history = saved.entries
+            tab.historyIndex = saved.index
+            byIndex[i] = tab
+            opened.append((tab, saved))
+            if let entry = tab.currentEntry {
+                tab.scrollY = entry.scrollY
+                load(tab, entry.destination)
+            }
+            if i == selected {
+                selectedTab = tab
+                if tab.currentEntry != nil { _ = waitForPage(tab, timeout: 30) }
+                selectedShown?()
+                shown = Double(Clock.monotonicNanoseconds() - start) / 1e6
+            }
+        }
+        // The tab strip keeps the saved order.
+        let ordered = session.tabs.indices.compactMap { byIndex[$0] }
+        tabs = ordered + tabs.filter { t in !ordered.contains { $0 === t } }
+        for (tab, _) in opened where tab.isLoading { _ = waitForPage(tab, timeout: 30) }
+        let all = Double(Clock.monotonicNanoseconds() - start) / 1e6
+        restoring = false
+        saveSession()
+        log("restored \(opened.count) tabs (\(opened.reduce(0) { $0 + $1.1.entries.count }) history entries): "
+            + "the selected tab's page shown after \(format(shown)) ms, all tabs after \(format(all)) ms")
+        return (shown, all)
+    }
+
+    /// Rewrites the whole session (tabs in order, lists, selected tab).
+    func saveSession() {
+        saveToProfile("the session") { db in
+            try db.replaceSession(tabs: tabs.map { ($0.id, $0.history, $0.historyIndex) }, selected: selectedTab?.id)
+        }
+    }
+
+    func saveHistory(_ tab: Tab, changedFrom from: Int) {
+        saveToProfile("the history of tab \(tab.id)") { db in
+            try db.updateTab(id: tab.id, entries: tab.history, index: tab.historyIndex, changedFrom: from)
+        }
+    }
+
+    /// A write to the profile, timed (`lastProfileWriteNanoseconds`). A failure is logged
+    /// once and the browser goes on without saving (a full disk, a directory made read-only).
+    func saveToProfile(_ what: String, _ body: (ProfileDatabase) throws -> Void) {
+        guard let profile, !restoring else { return }
+        let start = Clock.monotonicNanoseconds()
+        do {
+            try body(profile)
+            lastProfileWriteNanoseconds = Clock.monotonicNanoseconds() - start
+        } catch {
+            log("cannot save \(what) in \(profile.path): \(ProfileDatabase.describe(error)); the session is no longer saved")
+            self.profile = nil
+        }
+    }
+
+    /// Ends the browser as a user's quit does: the processes end, the profile keeps the
+    /// session as it is (the tabs are not closed in it).
+    public func quit() {
+        profile = nil
+        for tab in tabs { tab.close() }
+        tabs = []
+        selectedTab = nil
+    }
+
+    func format(_ ms: Double) -> String {
+        String(Double(Int(ms * 10)) / 10)
+    }
+}

@@ -1,0 +1,256 @@
+"""The window (GTK 4) under Xvfb, driven with xdotool: start sable, type a URL and Enter,
+click a link, the back button, Alt+Right, Ctrl+plus, mouse button 8, Ctrl+T / Ctrl+Tab /
+Ctrl+W, then close and restart on the same profile. Screenshots of the window (ImageMagick's
+`import`) show the page and its zoom (a 100x50 CSS-pixel red box at the page's top left);
+the buttons' enabled state is read back from GTK (SABLE_WINDOW_LOG). tools/browser-window-e2e.sh
+starts Xvfb and runs this. Prints 'N passed, N failed'."""
+
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import png_pixels  # noqa: E402
+
+SABLE = sys.argv[1]
+SHOTS = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix='sable-window-shots-')
+passed = failed = 0
+WORK = tempfile.mkdtemp(prefix='sable-window-e2e-')
+TITLES = {'a': 'Page A', 'b': 'Page B', 'c': 'Page C'}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        name = self.path.strip('/').removesuffix('.html')
+        if name not in TITLES:
+            self.send_error(404)
+            return
+        nxt = {'a': 'b', 'b': 'c', 'c': 'a'}[name]
+        body = (f'<!doctype html><title>{TITLES[name]}</title><body style="margin:0">'
+                f'<div style="width:100px;border-top:50px solid #ff0000"></div>'
+                f'<a href="/{nxt}.html">go to the next page</a><p>{TITLES[name]}</p>').encode()
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def check(name, condition, detail=''):
+    global passed, failed
+    if condition:
+        passed += 1
+        print('ok  ', name)
+    else:
+        failed += 1
+        print('FAIL', name, detail)
+    sys.stdout.flush()
+
+
+def xdo(*args):
+    return subprocess.run(['xdotool', *args], capture_output=True, text=True, timeout=20).stdout.strip()
+
+
+class Window:
+    def __init__(self, profile):
+        self.log_path = os.path.join(WORK, f'window-{time.time():.0f}.log')
+        env = dict(os.environ, SABLE_WINDOW_LOG='1', GSK_RENDERER='cairo', GDK_BACKEND='x11', NO_AT_BRIDGE='1', GTK_A11Y='none')
+        self.process = subprocess.Popen([SABLE, f'--profile={profile}'], stderr=open(self.log_path, 'w'), env=env)
+        self.id = None
+        deadline = time.time() + 30
+        while time.time() < deadline and not self.id:
+            out = xdo('search', '--onlyvisible', '--name', 'Sable')
+            self.id = out.split('\n')[0] if out else None
+            time.sleep(0.2)
+        self.layout = None
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def state(self):
+        lines = [l for l in self.log().split('\n') if l.startswith('window: tabs=')]
+        if not lines:
+            return {}
+        return dict(re.findall(r'(\w+)=(\S*)', lines[-1].split(' url=')[0])) | {
+            'url': lines[-1].split(' url=')[1].split(' title=')[0], 'title': lines[-1].split(' title=')[1]}
+
+    def wait(self, what, condition, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            s = self.state()
+            if s and condition(s):
+                return s
+            time.sleep(0.1)
+        return self.state()
+
+    def buttons(self):
+        m = re.search(r'window: layout back=(-?\d+),(-?\d+) forward=(-?\d+),(-?\d+) reload=(-?\d+),(-?\d+)', self.log())
+        return m and [int(v) for v in m.groups()]
+
+    def screenshot(self, name):
+        time.sleep(0.4)  # the frame after the last change
+        path = os.path.join(SHOTS, name + '.png')
+        subprocess.run(['import', '-window', self.id, '-depth', '8', 'png24:' + path], check=True, timeout=20)
+        return path
+
+    def red_box(self, path):
+        """The red box's bounding box (x, y, width, height) in the window's screenshot."""
+        with open(path, 'rb') as f:
+            _, _, rows = png_pixels(f.read())
+        xs, ys = [], []
+        for y, row in enumerate(rows):
+            for x, p in enumerate(row):
+                if p[:3] == (255, 0, 0):
+                    xs.append(x)
+                    ys.append(y)
+        if not xs:
+            return None
+        return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+    def key(self, *keys):
+        xdo('windowactivate', '--sync', self.id)
+        xdo('key', '--window', self.id, '--clearmodifiers', *keys)
+
+    def click(self, x, y, button='1'):
+        xdo('mousemove', '--window', self.id, str(x), str(y))
+        time.sleep(0.1)
+        xdo('click', button)
+
+    def close(self):
+        """Ctrl+W on the last tab: the window closes, the browser quits (the session kept)."""
+        self.key('ctrl+w')
+        try:
+            return self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            return self.process.wait(10)
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f'http://127.0.0.1:{server.server_address[1]}'
+    profile = os.path.join(WORK, 'profile')
+    try:
+        w = Window(profile)
+        check('the window opens', w.id is not None, w.log())
+        if not w.id:
+            return 1
+        s = w.wait('blank', lambda s: s.get('tabs') == '1')
+        check('one empty tab: back, forward and reload disabled', (s.get('back'), s.get('forward'), s.get('reload')) == ('0', '0', '0'), str(s))
+
+        # Type a URL, press Enter.
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', site + '/a.html')
+        w.key('Return')
+        s = w.wait('A', lambda s: s.get('title') == 'Page A')
+        check('typed URL + Enter: page A', s.get('title') == 'Page A' and s.get('reload') == '1' and s.get('back') == '0', str(s))
+        shot = w.screenshot('1-page-a')
+        box = w.red_box(shot)
+        check('screenshot: page A shown (the 100x50 box)', box is not None and box[2:] == (100, 50), str(box))
+        origin = box[:2] if box else (0, 0)
+
+        # Click the link (the line under the box).
+        w.click(origin[0] + 30, origin[1] + 58)
+        s = w.wait('B', lambda s: s.get('title') == 'Page B')
+        check('a click on the link: page B, back enabled', s.get('title') == 'Page B' and s.get('back') == '1' and s.get('forward') == '0', str(s))
+        w.screenshot('2-page-b')
+
+        # The back button.
+        b = w.buttons()
+        check('the buttons are laid out', b is not None, w.log()[-500:])
+        if b:
+            w.click(origin[0] + b[0], origin[1] + b[1])
+        s = w.wait('back', lambda s: s.get('title') == 'Page A')
+        check('the back button: page A, forward enabled, back disabled',
+              s.get('title') == 'Page A' and s.get('back') == '0' and s.get('forward') == '1', str(s))
+        w.screenshot('3-back')
+
+        w.key('alt+Right')
+        s = w.wait('forward', lambda s: s.get('title') == 'Page B')
+        check('Alt+Right: page B', s.get('title') == 'Page B' and s.get('forward') == '0' and s.get('back') == '1', str(s))
+
+        w.key('ctrl+plus')
+        s = w.wait('zoom', lambda s: s.get('zoom') == '110')
+        box = w.red_box(w.screenshot('4-zoom-110'))
+        check('Ctrl+plus: 110 %, the box 110x55', s.get('zoom') == '110' and box and box[2:] == (110, 55), f'{s} {box}')
+
+        w.click(origin[0] + 400, origin[1] + 300, button='8')
+        s = w.wait('button 8', lambda s: s.get('title') == 'Page A')
+        box = w.red_box(w.screenshot('5-button-8'))
+        check('mouse button 8: back to A, at the site\'s 110 %', s.get('title') == 'Page A' and s.get('zoom') == '110'
+              and box and box[2:] == (110, 55), f'{s} {box}')
+        w.click(origin[0] + 400, origin[1] + 300, button='9')
+        s = w.wait('button 9', lambda s: s.get('title') == 'Page B')
+        check('mouse button 9: forward to B', s.get('title') == 'Page B', str(s))
+
+        w.key('ctrl+t')
+        s = w.wait('new tab', lambda s: s.get('tabs') == '2')
+        check('Ctrl+T: a second tab, selected, nothing to go back to', s.get('tabs') == '2' and s.get('selected') == '2'
+              and s.get('back') == '0' and s.get('reload') == '0', str(s))
+        w.key('ctrl+Tab')
+        s = w.wait('ctrl+tab', lambda s: s.get('selected') == '1')
+        check('Ctrl+Tab: the first tab again', s.get('selected') == '1' and s.get('title') == 'Page B', str(s))
+        w.key('F5')
+        time.sleep(0.5)
+        s = w.state()
+        check('F5: reloads, still B', s.get('title') == 'Page B', str(s))
+        w.key('ctrl+Tab')
+        w.wait('ctrl+tab', lambda s: s.get('selected') == '2')
+        w.key('ctrl+w')
+        s = w.wait('ctrl+w', lambda s: s.get('tabs') == '1')
+        check('Ctrl+W: the empty tab closed', s.get('tabs') == '1' and s.get('title') == 'Page B', str(s))
+        w.key('ctrl+0')
+        s = w.wait('ctrl+0', lambda s: s.get('zoom') == '100')
+        check('Ctrl+0: 100 %', s.get('zoom') == '100', str(s))
+        w.key('ctrl+plus')
+        w.key('ctrl+plus')
+        s = w.wait('zoom 125', lambda s: s.get('zoom') == '125')
+        check('Ctrl+plus twice: 125 %', s.get('zoom') == '125', str(s))
+        # A load that fails: the tab shows the error page (its accent bar), with reload enabled.
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', 'http://127.0.0.1:1/')
+        w.key('Return')
+        s = w.wait('error', lambda s: "can't open" in s.get('title', ''))
+        with open(w.screenshot('7-error'), 'rb') as f:
+            _, _, rows = png_pixels(f.read())
+        accent = sum(1 for row in rows for p in row if p[:3] == (176, 0, 32))
+        check('a failed load shows the error page', "can't open" in s.get('title', '') and s.get('reload') == '1'
+              and accent > 1000, f'{s} {accent}')
+        w.key('alt+Left')
+        s = w.wait('back from the error', lambda s: s.get('title') == 'Page B')
+        check('back from the error page: B', s.get('title') == 'Page B' and s.get('forward') == '1', str(s))
+        code = w.close()
+        check('closing the window quits', code == 0, str(code))
+
+        w = Window(profile)
+        s = w.wait('restored', lambda s: s.get('title') == 'Page B')
+        box = w.red_box(w.screenshot('6-restored'))
+        check('restarted: the tab, its entry and zoom are back', s.get('title') == 'Page B' and s.get('back') == '1'
+              and s.get('zoom') == '125' and box and box[2:] == (125, 62), f'{s} {box}')
+        w.key('alt+Left')
+        s = w.wait('back', lambda s: s.get('title') == 'Page A')
+        check('restarted: Alt+Left goes back at once', s.get('title') == 'Page A', str(s))
+        w.close()
+    finally:
+        server.shutdown()
+    print(f'{passed} passed, {failed} failed (screenshots in {SHOTS})')
+    if failed == 0:
+        shutil.rmtree(WORK, ignore_errors=True)
+    else:
+        print('logs kept in', WORK)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The window (issue 12): sable's GTK 4 window under Xvfb, driven with xdotool; screenshots with
+# ImageMagick's `import` (tools/browser-e2e/window.py). Needs xvfb, xdotool, imagemagick and
+# libgtk-4-1 (tools/deps.sh). Prints 'N passed, N failed'.
+#
+# Usage: tools/browser-window-e2e.sh [path/to/sable] [screenshot-dir]   (default: builds .build/release/sable)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SABLE=${1:-.build/release/sable}
+if [ "$#" -eq 0 ]; then
+  swift build -c release --product sable >/dev/null && swift build -c release --product sable-worker >/dev/null
+fi
+SHOTS=${2:-$(mktemp -d)}
+mkdir -p "$SHOTS"
+VENV=${SABLE_E2E_VENV:-.build/e2e-venv}   # tools/browser-e2e.sh's (window.py reuses e2e.py's PNG reader)
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then
+  python3 -m venv "$VENV" && "$VENV/bin/pip" install -q selenium
+fi
+for d in $(seq 90 120); do
+  [ -e /tmp/.X11-unix/X$d ] || [ -e /tmp/.X$d-lock ] || break
+done
+Xvfb ":$d" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+XVFB=$!
+trap 'kill $XVFB 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$d" ] && break; sleep 0.1; done
+export DISPLAY=":$d"
+timeout 170 "$VENV/bin/python" tools/browser-e2e/window.py "$(realpath "$SABLE")" "$SHOTS"
