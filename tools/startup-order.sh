@@ -33,7 +33,8 @@ if command -v perf >/dev/null; then
     done
 fi
 # Symbols in a plain `.text` over 16 KiB (not one section per function) of the static archives.
-for a in /opt/swift/usr/lib/swift_static/linux/*.a; do
+static=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)")")")/lib/swift_static/linux
+for a in "$static"/*.a; do
     [ -f "$a" ] && readelf -S -s -W "$a" 2>/dev/null
 done > "$T/archives.txt" || true
 python3 - "$T" "$OUT" <<'EOF'
