@@ -62,7 +62,8 @@ enum DFABytecode {
 
     /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
     /// matcher can refuse most candidates without touching the rule table).
-    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
+    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, gated: Bool = false,
+                       flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
         func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
@@ -183,7 +184,13 @@ enum DFABytecode {
                 }
                 code.append(UInt32(capacity))
                 code.append(contentsOf: slots)
+                code.append(contentsOf: sixGramFilter(dfa))
             }
+        } else if gated && !acceptsWithinTwo(dfa) {
+            // A DFA walked from given places (`runGated`): its 6-gram filter decides, from the
+            // six bytes there, whether the walk can match; word 35 gives where it is.
+            code[35] = UInt32(code.count)
+            code.append(contentsOf: sixGramFilter(dfa))
         }
         code[1] = UInt32(code.count)
         return code
@@ -198,6 +205,143 @@ enum DFABytecode {
 
     @inline(__always) static func jumpSlot(_ gram: UInt32, _ capacity: Int) -> Int {
         Int((gram &* 2_654_435_761) >> 11) & (capacity - 1)
+    }
+
+    /// The most 6-grams one 3-gram may add to the 6-gram filter; a 3-gram with more is walked
+    /// whenever it occurs (flag F).
+    static let sixGramBudget = 2048
+    /// How many classes from a walk's start the filter looks at.
+    static let gramDepth = 6
+
+    @inline(__always) static func startGram(_ gram: Int) -> UInt64 { UInt64(gram) &+ 0xcbf2_9ce4_8422_2325 }
+    @inline(__always) static func extendGram(_ key: UInt64, _ k: Int) -> UInt64 { (key ^ UInt64(k)) &* 0x0000_0100_0000_01B3 }
+
+    /// The 6-gram filter, after the jump table: F, a bit per 3-gram of classes (c³ bits): walk
+    /// every occurrence (a match may end within six bytes, or too many 6-grams follow); then
+    /// `w`, the number of Bloom words (a power of 2, 0 for none), and the words: for every
+    /// live 3-gram without F, each live path of six classes from the start sets two bits of
+    /// one word (`sixGramProbe`). A walk from a position whose 3-gram has no F and whose six
+    /// classes are not in the filter cannot reach an accepting state (it needs more than six
+    /// bytes, and those six are not a path), so it is not made: most walks stop in the first
+    /// six states, each a cache miss, and the filter is one load from a table that stays in
+    /// the second-level cache.
+    static func sixGramFilter(_ dfa: DFA) -> [UInt32] {
+        let c = dfa.classCount
+        let fWords = (c * c * c + 31) / 32
+        var f = [UInt32](repeating: 0, count: fWords)
+        var keys: [UInt64] = []
+        let t = dfa.transitions
+        func accepts(_ s: Int) -> Bool { !dfa.actions[s].isEmpty }
+        var budgetLeft = 4_000_000
+        for k0 in 0..<c {
+            let s1 = Int(t[k0]); if s1 < 0 { continue }
+            for k1 in 0..<c {
+                let s2 = Int(t[s1 * c + k1]); if s2 < 0 { continue }
+                for k2 in 0..<c {
+                    let s3 = Int(t[s2 * c + k2]); if s3 < 0 { continue }
+                    let gram = (k0 * c + k1) * c + k2
+                    var flagged = accepts(s3) || budgetLeft <= 0
+                    let start = keys.count
+                    if !flagged {
+                        // Depth-first over the next classes, up to `gramDepth` from the start.
+                        func visit(_ state: Int, _ depth: Int, _ key: UInt64) -> Bool {
+                            for k in 0..<c {
+                                let next = Int(t[state * c + k]); if next < 0 { continue }
+                                if accepts(next) { return false }
+                                let extended = extendGram(key, k)
+                                if depth + 1 == gramDepth {
+                                    if keys.count - start >= sixGramBudget { return false }
+                                    keys.append(extended)
+                                } else if !visit(next, depth + 1, extended) { return false }
+                            }
+                            return true
+                        }
+                        flagged = !visit(s3, 3, startGram(gram))
+                    }
+                    if flagged {
+                        keys.removeSubrange(start...)
+                        f[gram >> 5] |= 1 << UInt32(gram & 31)
+                    } else {
+                        budgetLeft -= keys.count - start
+                    }
+                }
+            }
+        }
+        var w = 1024
+        while w < keys.count / 2 && w < 1 << 17 { w <<= 1 }
+        var bloom = [UInt32](repeating: 0, count: w)
+        for key in keys {
+            let (word, bits) = sixGramProbe(key, w)
+            bloom[word] |= bits
+        }
+        return f + [UInt32(w)] + bloom
+    }
+
+    /// The Bloom word of a 6-gram (key = the six classes in base c) and its two bits.
+    @inline(__always) static func sixGramProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
+        let h = key &* 0x9E37_79B9_7F4A_7C15
+        let word = Int(truncatingIfNeeded: h >> 32) & (words &- 1)
+        let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
+        return (word, bits)
+    }
+
+    /// Whether the start state, or one a byte or two from it, accepts.
+    static func acceptsWithinTwo(_ dfa: DFA) -> Bool {
+        let c = dfa.classCount
+        if !dfa.actions[0].isEmpty { return true }
+        for k0 in 0..<c {
+            let s1 = Int(dfa.transitions[k0]); if s1 < 0 { continue }
+            if !dfa.actions[s1].isEmpty { return true }
+            for k1 in 0..<c {
+                let s2 = Int(dfa.transitions[s1 * c + k1])
+                if s2 >= 0 && !dfa.actions[s2].isEmpty { return true }
+            }
+        }
+        return false
+    }
+
+    /// `run` from `start`, for a DFA walked from given places (the host-prefix DFAs): first
+    /// its 6-gram filter (when it has one) over the six bytes there, so most walks that could
+    /// not match are not made.
+    @inline(__always)
+    static func runGated(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int,
+                         _ found: (UInt32, UInt32) -> Void) {
+        let mode = code[35]
+        if mode != 0 && mode & startsAnywhere == 0 && !mayMatch(code, url, from: start, filter: Int(mode)) { return }
+        run(code, url, from: start, found)
+    }
+
+    /// Whether the 6-gram filter at `filter` admits a walk from `start` (true when a byte
+    /// there is not ASCII: the filter is over classes of ASCII bytes).
+    @inline(__always)
+    static func mayMatch(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int, filter: Int) -> Bool {
+        let c = Int(code[2])
+        let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
+        let n = url.count
+        var gram = 0
+        var key: UInt64 = 0
+        for d in 0..<gramDepth {
+            let j = start &+ d
+            var k = Int(classes[0])  // past the end: the end marker's class
+            if j < n {
+                let b = url[j]
+                if b >= 128 { return true }
+                k = Int(classes[Int(b)])
+            }
+            if d < 3 {
+                gram = gram &* c &+ k
+                if d == 2 {
+                    if code[filter &+ (gram >> 5)] & (1 << UInt32(gram & 31)) != 0 { return true }
+                    key = startGram(gram)
+                }
+            } else {
+                key = extendGram(key, k)
+            }
+        }
+        let fWords = (c &* c &* c &+ 31) / 32
+        let words = Int(code[filter &+ fWords])
+        let (word, probe) = sixGramProbe(key, words)
+        return code[filter &+ fWords &+ 1 &+ word] & probe == probe
     }
 
     /// The start filter's bits, and each live 3-gram of classes with the state it leads to.
@@ -236,11 +380,22 @@ enum DFABytecode {
         guard n >= 1, classes >= 1, classes <= 128 else { return false }
         let filter = Int(code[35] & ~startsAnywhere)
         var jump = 0
-        if filter != 0 {
+        var gate = 0
+        if code[35] & startsAnywhere == 0 && filter != 0 {
+            gate = filter
+            let six = filter + (classes * classes * classes + 31) / 32
+            guard filter >= headerWords, six < code.count else { return false }
+            let w = Int(code[six])
+            guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
+        } else if filter != 0 {
             jump = filter + startFilterWords(classes)
             guard filter >= headerWords, jump < code.count else { return false }
             let capacity = Int(code[jump])
             guard capacity > 0, capacity & (capacity - 1) == 0, jump + 1 + 2 * capacity <= code.count else { return false }
+            let six = jump + 1 + 2 * capacity + (classes * classes * classes + 31) / 32
+            guard six < code.count else { return false }
+            let w = Int(code[six])
+            guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
         }
         for w in [36, 37] where code[w] != 0 && code[w] != dead {
             guard Int(code[w]) >= headerWords, Int(code[w]) < code.count else { return false }
@@ -259,6 +414,7 @@ enum DFABytecode {
             guard p <= code.count else { return false }
         }
         let listStart = p
+        guard gate == 0 || gate >= listStart else { return false }
         for w in [36, 37] where code[w] != 0 && code[w] != dead { guard isStart[Int(code[w])] else { return false } }
         if jump != 0 {
             guard jump >= listStart else { return false }
@@ -367,15 +523,64 @@ enum DFABytecode {
         let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
+        let flagF = jump + 1 + 2 * capacity
+        let bloomWords = Int(flagF[(c * c * c + 31) / 32])
+        let bloom = flagF + (c * c * c + 31) / 32 + 1
         let tOffset = c + c * c
         // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
         // end marker's class past the end.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 3) { ks in
-            for i in 0..<n {
-                let b = url[i]
-                ks[i] = b < 128 ? classes[Int(b)] : 0xFF
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + gramDepth) { ks in
+            let ks = ks.baseAddress!
+            var high: UInt8 = 0
+            if let u = url.baseAddress {
+                for i in 0..<n {
+                    let b = u[i]
+                    high |= b
+                    ks[i] = classes[Int(b & 0x7F)]
+                }
             }
-            ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
+            for p in n..<(n + gramDepth) { ks[p] = end }
+            if high < 128 {
+                // Every byte ASCII (a canonical URL always is): one pass over the pairs of
+                // classes, carrying the row of the pair table; most positions cost a load.
+                var k0 = ks[0]
+                var row = Int(k0) &* c
+                var i = 0
+                while i <= n {
+                    let k1 = ks[i &+ 1]
+                    let flags = pairs[row &+ Int(k1)]
+                    if flags != 0 {
+                        var walked = false
+                        if flags & 1 == 0 {
+                            let gram = (row &+ Int(k1)) &* c &+ Int(ks[i &+ 2])
+                            if !test(tOffset &+ gram) { walked = true } else if i + 2 < n {
+                                if flagF[gram >> 5] & (1 << UInt32(gram & 31)) == 0 {
+                                    // Six classes that no walk follows to a match: no walk.
+                                    var key = startGram(gram)
+                                    for d in 3..<gramDepth { key = extendGram(key, Int(ks[i &+ d])) }
+                                    let (word, probe) = sixGramProbe(key, bloomWords)
+                                    if bloom[word] & probe != probe {
+                                        k0 = k1
+                                        row = Int(k0) &* c
+                                        i &+= 1
+                                        continue
+                                    }
+                                }
+                                var slot = jumpSlot(UInt32(gram), capacity)
+                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                                run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
+                                walked = true
+                            }
+                        }
+                        if !walked { run(code, url, from: i, found) }
+                    }
+                    k0 = k1
+                    row = Int(k0) &* c
+                    i &+= 1
+                }
+                return
+            }
+            for i in 0..<n where url[i] >= 128 { ks[i] = 0xFF }
             for i in 0...n {
                 let k0 = ks[i]
                 if k0 == 0xFF { continue }
