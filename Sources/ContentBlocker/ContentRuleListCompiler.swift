@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 7
+    public static let formatVersion: UInt32 = 8
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
@@ -467,6 +467,7 @@ public enum ContentRuleListCompiler {
             hostEntries[key]?.sort { (ruleTails[Int($0)], $0) < (ruleTails[Int($1)], $1) }
         }
         let hostTable = DomainConditionTable.build(hostEntries, into: &w.words)
+        if hostTable != 0 { DomainConditionTable.appendFilter(Array(hostEntries.keys), into: &w.words) }
         var ruleTailsOffset: UInt32 = 0
         if hostTable != 0 {
             ruleTailsOffset = UInt32(w.words.count)

@@ -184,13 +184,13 @@ enum DFABytecode {
                 }
                 code.append(UInt32(capacity))
                 code.append(contentsOf: slots)
-                code.append(contentsOf: sixGramFilter(dfa))
+                code.append(contentsOf: gramFilter(dfa))
             }
         } else if gated && !acceptsWithinTwo(dfa) {
-            // A DFA walked from given places (`runGated`): its 6-gram filter decides, from the
-            // six bytes there, whether the walk can match; word 35 gives where it is.
+            // A DFA walked from given places (`runGated`): its gram filter decides, from the
+            // bytes there, whether the walk can match; word 35 gives where it is.
             code[35] = UInt32(code.count)
-            code.append(contentsOf: sixGramFilter(dfa))
+            code.append(contentsOf: gramFilter(dfa))
         }
         code[1] = UInt32(code.count)
         return code
@@ -207,28 +207,32 @@ enum DFABytecode {
         Int((gram &* 2_654_435_761) >> 11) & (capacity - 1)
     }
 
-    /// The most 6-grams one 3-gram may add to the 6-gram filter; a 3-gram with more is walked
-    /// whenever it occurs (flag F).
-    static let sixGramBudget = 2048
-    /// How many classes from a walk's start the filter looks at.
-    static let gramDepth = 6
+    /// How many classes from a walk's start the gram filter looks at.
+    static let gramDepth = 10
+    /// The most keys one 3-gram may add to the gram filter; a 3-gram with more is walked
+    /// whenever it occurs (flag A).
+    static let gramBudget = 4096
 
     @inline(__always) static func startGram(_ gram: Int) -> UInt64 { UInt64(gram) &+ 0xcbf2_9ce4_8422_2325 }
     @inline(__always) static func extendGram(_ key: UInt64, _ k: Int) -> UInt64 { (key ^ UInt64(k)) &* 0x0000_0100_0000_01B3 }
+    /// The key of a path that ends in an accepting state before `gramDepth` classes.
+    @inline(__always) static func terminal(_ key: UInt64) -> UInt64 { key ^ 0x6A09_E667_F3BC_C909 }
+    /// Words of the gram filter's flags: two bits per 3-gram of classes.
+    @inline(__always) static func gramFlagWords(_ c: Int) -> Int { (2 &* c &* c &* c &+ 31) / 32 }
 
-    /// The 6-gram filter, after the jump table: F, a bit per 3-gram of classes (c³ bits): walk
-    /// every occurrence (a match may end within six bytes, or too many 6-grams follow); then
-    /// `w`, the number of Bloom words (a power of 2, 0 for none), and the words: for every
-    /// live 3-gram without F, each live path of six classes from the start sets two bits of
-    /// one word (`sixGramProbe`). A walk from a position whose 3-gram has no F and whose six
-    /// classes are not in the filter cannot reach an accepting state (it needs more than six
-    /// bytes, and those six are not a path), so it is not made: most walks stop in the first
-    /// six states, each a cache miss, and the filter is one load from a table that stays in
-    /// the second-level cache.
-    static func sixGramFilter(_ dfa: DFA) -> [UInt32] {
+    /// The gram filter (after the jump table of a DFA that starts anywhere; at word 35 of a
+    /// gated one): two bits per 3-gram of classes — A (bit 2g): walk every occurrence (a
+    /// match ends at three bytes, or too many paths follow), T (bit 2g+1): some path of it
+    /// accepts within `gramDepth` bytes — then `w`, the number of Bloom words (a power of 2),
+    /// and the words. For every 3-gram without A, each path of `gramDepth` classes from the
+    /// start (a *live* key) and each shorter path that ends in an accepting state (a
+    /// *terminal* key) sets two bits of one word (`gramProbe`). A walk can only match if its
+    /// first `gramDepth` classes are a live key or begin with a terminal one, so a walk whose
+    /// keys are not in the filter is not made: most walks stop within the first ten states,
+    /// each a likely cache miss, and the filter is a few loads from a table of a few KB.
+    static func gramFilter(_ dfa: DFA) -> [UInt32] {
         let c = dfa.classCount
-        let fWords = (c * c * c + 31) / 32
-        var f = [UInt32](repeating: 0, count: fWords)
+        var flags = [UInt32](repeating: 0, count: gramFlagWords(c))
         var keys: [UInt64] = []
         let t = dfa.transitions
         func accepts(_ s: Int) -> Bool { !dfa.actions[s].isEmpty }
@@ -240,28 +244,32 @@ enum DFABytecode {
                 for k2 in 0..<c {
                     let s3 = Int(t[s2 * c + k2]); if s3 < 0 { continue }
                     let gram = (k0 * c + k1) * c + k2
-                    var flagged = accepts(s3) || budgetLeft <= 0
+                    var always = accepts(s3) || budgetLeft <= 0
+                    var terminals = false
                     let start = keys.count
-                    if !flagged {
+                    var visits = 0
+                    if !always {
                         // Depth-first over the next classes, up to `gramDepth` from the start.
                         func visit(_ state: Int, _ depth: Int, _ key: UInt64) -> Bool {
+                            visits += 1
+                            if visits > 64 * gramBudget { return false }
                             for k in 0..<c {
                                 let next = Int(t[state * c + k]); if next < 0 { continue }
-                                if accepts(next) { return false }
+                                if keys.count - start >= gramBudget { return false }
                                 let extended = extendGram(key, k)
-                                if depth + 1 == gramDepth {
-                                    if keys.count - start >= sixGramBudget { return false }
-                                    keys.append(extended)
-                                } else if !visit(next, depth + 1, extended) { return false }
+                                if depth + 1 == gramDepth { keys.append(extended); continue }
+                                if accepts(next) { keys.append(terminal(extended)); terminals = true }
+                                if !visit(next, depth + 1, extended) { return false }
                             }
                             return true
                         }
-                        flagged = !visit(s3, 3, startGram(gram))
+                        always = !visit(s3, 3, startGram(gram))
                     }
-                    if flagged {
+                    if always {
                         keys.removeSubrange(start...)
-                        f[gram >> 5] |= 1 << UInt32(gram & 31)
+                        flags[gram >> 4] |= 1 << UInt32((gram & 15) << 1)
                     } else {
+                        if terminals { flags[gram >> 4] |= 2 << UInt32((gram & 15) << 1) }
                         budgetLeft -= keys.count - start
                     }
                 }
@@ -271,18 +279,40 @@ enum DFABytecode {
         while w < keys.count / 2 && w < 1 << 17 { w <<= 1 }
         var bloom = [UInt32](repeating: 0, count: w)
         for key in keys {
-            let (word, bits) = sixGramProbe(key, w)
+            let (word, bits) = gramProbe(key, w)
             bloom[word] |= bits
         }
-        return f + [UInt32(w)] + bloom
+        return flags + [UInt32(w)] + bloom
     }
 
-    /// The Bloom word of a 6-gram (key = the six classes in base c) and its two bits.
-    @inline(__always) static func sixGramProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
+    /// The Bloom word of a key and its two bits.
+    @inline(__always) static func gramProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
         let h = key &* 0x9E37_79B9_7F4A_7C15
         let word = Int(truncatingIfNeeded: h >> 32) & (words &- 1)
         let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
         return (word, bits)
+    }
+
+    /// Whether the gram filter at `filter` admits a walk whose first `gramDepth` classes are
+    /// `window` (the end marker's class past the end of the URL).
+    @inline(__always)
+    static func gramAdmits(_ filter: UnsafePointer<UInt32>, _ c: Int, _ window: UnsafePointer<UInt8>) -> Bool {
+        let gram = (Int(window[0]) &* c &+ Int(window[1])) &* c &+ Int(window[2])
+        let f = (filter[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
+        if f & 1 != 0 { return true }
+        let fw = gramFlagWords(c)
+        let words = Int(filter[fw])
+        let bloom = filter + fw + 1
+        var key = startGram(gram)
+        for d in 3..<gramDepth {
+            key = extendGram(key, Int(window[d]))
+            if f & 2 != 0 && d + 1 < gramDepth {
+                let (w, p) = gramProbe(terminal(key), words)
+                if bloom[w] & p == p { return true }
+            }
+        }
+        let (w, p) = gramProbe(key, words)
+        return bloom[w] & p == p
     }
 
     /// Whether the start state, or one a byte or two from it, accepts.
@@ -301,8 +331,8 @@ enum DFABytecode {
     }
 
     /// `run` from `start`, for a DFA walked from given places (the host-prefix DFAs): first
-    /// its 6-gram filter (when it has one) over the six bytes there, so most walks that could
-    /// not match are not made.
+    /// its gram filter (when it has one) over the bytes there, so most walks that could not
+    /// match are not made.
     @inline(__always)
     static func runGated(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int,
                          _ found: (UInt32, UInt32) -> Void) {
@@ -311,37 +341,26 @@ enum DFABytecode {
         run(code, url, from: start, found)
     }
 
-    /// Whether the 6-gram filter at `filter` admits a walk from `start` (true when a byte
+    /// Whether the gram filter at `filter` admits a walk from `start` (true when a byte
     /// there is not ASCII: the filter is over classes of ASCII bytes).
     @inline(__always)
     static func mayMatch(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int, filter: Int) -> Bool {
         let c = Int(code[2])
         let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
         let n = url.count
-        var gram = 0
-        var key: UInt64 = 0
-        for d in 0..<gramDepth {
-            let j = start &+ d
-            var k = Int(classes[0])  // past the end: the end marker's class
-            if j < n {
-                let b = url[j]
-                if b >= 128 { return true }
-                k = Int(classes[Int(b)])
-            }
-            if d < 3 {
-                gram = gram &* c &+ k
-                if d == 2 {
-                    if code[filter &+ (gram >> 5)] & (1 << UInt32(gram & 31)) != 0 { return true }
-                    key = startGram(gram)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: gramDepth) { window in
+            for d in 0..<gramDepth {
+                let j = start &+ d
+                var k = classes[0]  // past the end: the end marker's class
+                if j < n {
+                    let b = url[j]
+                    if b >= 128 { return true }
+                    k = classes[Int(b)]
                 }
-            } else {
-                key = extendGram(key, k)
+                window[d] = k
             }
+            return gramAdmits(code + filter, c, UnsafePointer(window.baseAddress!))
         }
-        let fWords = (c &* c &* c &+ 31) / 32
-        let words = Int(code[filter &+ fWords])
-        let (word, probe) = sixGramProbe(key, words)
-        return code[filter &+ fWords &+ 1 &+ word] & probe == probe
     }
 
     /// The start filter's bits, and each live 3-gram of classes with the state it leads to.
@@ -383,7 +402,7 @@ enum DFABytecode {
         var gate = 0
         if code[35] & startsAnywhere == 0 && filter != 0 {
             gate = filter
-            let six = filter + (classes * classes * classes + 31) / 32
+            let six = filter + gramFlagWords(classes)
             guard filter >= headerWords, six < code.count else { return false }
             let w = Int(code[six])
             guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
@@ -392,7 +411,7 @@ enum DFABytecode {
             guard filter >= headerWords, jump < code.count else { return false }
             let capacity = Int(code[jump])
             guard capacity > 0, capacity & (capacity - 1) == 0, jump + 1 + 2 * capacity <= code.count else { return false }
-            let six = jump + 1 + 2 * capacity + (classes * classes * classes + 31) / 32
+            let six = jump + 1 + 2 * capacity + gramFlagWords(classes)
             guard six < code.count else { return false }
             let w = Int(code[six])
             guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
@@ -523,9 +542,7 @@ enum DFABytecode {
         let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
-        let flagF = jump + 1 + 2 * capacity
-        let bloomWords = Int(flagF[(c * c * c + 31) / 32])
-        let bloom = flagF + (c * c * c + 31) / 32 + 1
+        let grams = UnsafePointer(jump + 1 + 2 * capacity)
         let tOffset = c + c * c
         // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
         // end marker's class past the end.
@@ -554,17 +571,12 @@ enum DFABytecode {
                         if flags & 1 == 0 {
                             let gram = (row &+ Int(k1)) &* c &+ Int(ks[i &+ 2])
                             if !test(tOffset &+ gram) { walked = true } else if i + 2 < n {
-                                if flagF[gram >> 5] & (1 << UInt32(gram & 31)) == 0 {
-                                    // Six classes that no walk follows to a match: no walk.
-                                    var key = startGram(gram)
-                                    for d in 3..<gramDepth { key = extendGram(key, Int(ks[i &+ d])) }
-                                    let (word, probe) = sixGramProbe(key, bloomWords)
-                                    if bloom[word] & probe != probe {
-                                        k0 = k1
-                                        row = Int(k0) &* c
-                                        i &+= 1
-                                        continue
-                                    }
+                                if !gramAdmits(grams, c, UnsafePointer(ks + i)) {
+                                    // Classes that no walk follows to a match: no walk.
+                                    k0 = k1
+                                    row = Int(k0) &* c
+                                    i &+= 1
+                                    continue
                                 }
                                 var slot = jumpSlot(UInt32(gram), capacity)
                                 while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }

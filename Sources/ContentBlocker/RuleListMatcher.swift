@@ -285,7 +285,7 @@ public final class RuleListMatcher {
         while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
         guard q > p else { return }
         let words = list.words
-        let l = DomainConditionTable.find(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
+        let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
         guard l != 0 else { return }
         // The tails that match from q (a few: the URL's rest decides them).
         tailHits.removeAll(keepingCapacity: true)
