@@ -234,6 +234,8 @@ enum DFABytecode {
         let c = dfa.classCount
         var flags = [UInt32](repeating: 0, count: gramFlagWords(c))
         var keys: [UInt64] = []
+        var keyGrams: [Int] = []  // the 3-gram of each run of keys: (gram, end index)
+        var keyEnds: [Int] = []
         let t = dfa.transitions
         func accepts(_ s: Int) -> Bool { !dfa.actions[s].isEmpty }
         var budgetLeft = 4_000_000
@@ -271,6 +273,8 @@ enum DFABytecode {
                     } else {
                         if terminals { flags[gram >> 4] |= 2 << UInt32((gram & 15) << 1) }
                         budgetLeft -= keys.count - start
+                        keyGrams.append(gram)
+                        keyEnds.append(keys.count)
                     }
                 }
             }
@@ -278,15 +282,34 @@ enum DFABytecode {
         var w = 1024
         while w < keys.count / 2 && w < 1 << 17 { w <<= 1 }
         var bloom = [UInt32](repeating: 0, count: w)
-        for key in keys {
-            let (word, bits) = gramProbe(key, w)
-            bloom[word] |= bits
+        var from = 0
+        for (gram, end) in zip(keyGrams, keyEnds) {
+            let block = gramBlock(gram, w)
+            for key in keys[from..<end] {
+                let (word, bits) = gramProbe(key, block: block)
+                bloom[word] |= bits
+            }
+            from = end
         }
         return flags + [UInt32(w)] + bloom
     }
 
-    /// The Bloom word of a key and its two bits.
-    @inline(__always) static func gramProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
+    /// The 16-word block (one cache line) of a 3-gram's keys in a gram filter of `words`
+    /// words: every probe made for one position loads the same line.
+    @inline(__always) static func gramBlock(_ gram: Int, _ words: Int) -> Int {
+        (Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32) & ((words >> 4) &- 1)) << 4
+    }
+
+    /// The word of a key in its 3-gram's block, and its two bits.
+    @inline(__always) static func gramProbe(_ key: UInt64, block: Int) -> (Int, UInt32) {
+        let h = key &* 0x9E37_79B9_7F4A_7C15
+        let word = block | (Int(truncatingIfNeeded: h >> 40) & 15)
+        let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
+        return (word, bits)
+    }
+
+    /// The Bloom word of a key and its two bits (the host table's filter).
+    @inline(__always) static func bloomProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
         let h = key &* 0x9E37_79B9_7F4A_7C15
         let word = Int(truncatingIfNeeded: h >> 32) & (words &- 1)
         let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
@@ -301,17 +324,17 @@ enum DFABytecode {
         let f = (filter[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
         if f & 1 != 0 { return true }
         let fw = gramFlagWords(c)
-        let words = Int(filter[fw])
+        let block = gramBlock(gram, Int(filter[fw]))
         let bloom = filter + fw + 1
         var key = startGram(gram)
         for d in 3..<gramDepth {
             key = extendGram(key, Int(window[d]))
             if f & 2 != 0 && d + 1 < gramDepth {
-                let (w, p) = gramProbe(terminal(key), words)
+                let (w, p) = gramProbe(terminal(key), block: block)
                 if bloom[w] & p == p { return true }
             }
         }
-        let (w, p) = gramProbe(key, words)
+        let (w, p) = gramProbe(key, block: block)
         return bloom[w] & p == p
     }
 

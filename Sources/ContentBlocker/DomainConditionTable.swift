@@ -59,7 +59,7 @@ enum DomainConditionTable {
     }
 
     /// The host table's Bloom filter, right after the table: `w` (a power of 2), then `w`
-    /// words; each key sets two bits of one word (`DFABytecode.gramProbe` of its hash). Most
+    /// words; each key sets two bits of one word (`DFABytecode.bloomProbe` of its hash). Most
     /// lookups of the host index find nothing: the filter answers them with one load from a
     /// table of a few KB instead of a slot and a key string, two cache misses in tables of MBs.
     static func appendFilter(_ keys: [[UInt8]], into words: inout [UInt32]) {
@@ -67,7 +67,7 @@ enum DomainConditionTable {
         while w < keys.count && w < 1 << 18 { w <<= 1 }
         var bloom = [UInt32](repeating: 0, count: w)
         for key in keys {
-            let (word, bits) = DFABytecode.gramProbe(key.withUnsafeBufferPointer(hash), w)
+            let (word, bits) = DFABytecode.bloomProbe(key.withUnsafeBufferPointer(hash), w)
             bloom[word] |= bits
         }
         words.append(UInt32(w))
@@ -89,7 +89,7 @@ enum DomainConditionTable {
         for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
         let capacity = Int(base[table])
         let filter = table &+ 1 &+ 2 &* capacity
-        let (word, bits) = DFABytecode.gramProbe(h, Int(base[filter]))
+        let (word, bits) = DFABytecode.bloomProbe(h, Int(base[filter]))
         if base[filter &+ 1 &+ word] & bits != bits { return 0 }
         var slot = Int(h & UInt64(capacity - 1))
         while true {
