@@ -4,7 +4,8 @@
 ///     word 0: number of states   word 1: number of words   word 2: number of byte classes
 ///     words 3-34: the class of each byte 0...127 (one byte each)
 ///     word 35: bit 31 = starts anywhere (see below); bits 0-30 = word offset of its
-///              start filter, 0 for none
+///              start filter, 0 for none; without bit 31, the offset of the gram filter of
+///              a gated DFA (`runGated`), 0 for none
 ///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
 ///              state on the way has actions, `dead` when the walk dies), so that a walk from
 ///              the start of a web URL skips its scheme
@@ -34,7 +35,9 @@
 /// stay in the first-level cache; on easybase about 8 of 95 positions are walked, a few
 /// states each. After the bits, a hash table maps each live 3-gram of classes to the state it
 /// leads to (`capacity`, then pairs `3-gram + 1, state`), so a walk starts 3 bytes in: three
-/// dependent loads of states fewer per walk.
+/// dependent loads of states fewer per walk. After the table, the *gram filter*
+/// (`gramFilter`): a Bloom filter of the first ten classes of every walk that can match, so
+/// that a walk that would die within ten states (most do) is not made.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
     static let headerWords = 38
