@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 6
+    public static let formatVersion: UInt32 = 9
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many
@@ -143,7 +143,8 @@ public enum ContentRuleListCompiler {
     /// With `startAnywhere`, the patterns that start anywhere lose their leading `.*` and
     /// make a DFA that is walked from each position a start filter admits
     /// (`DFABytecode.runAnywhere`); without, they share the root's loop (one walk).
-    static func buildDFAs(_ patterns: [PatternEntry], startAnywhere: Bool = false, flagsOf: (UInt32) -> UInt32) -> [[UInt32]]? {
+    static func buildDFAs(_ patterns: [PatternEntry], startAnywhere: Bool = false, gated: Bool = false,
+                          flagsOf: (UInt32) -> UInt32) -> [[UInt32]]? {
         var out: [[UInt32]] = []
         // (unanchored, walked from each admitted position)
         let kinds: [(Bool, Bool)] = startAnywhere ? [(false, false), (true, true), (true, false)] : [(false, false), (true, false)]
@@ -158,19 +159,20 @@ public enum ContentRuleListCompiler {
             var size = 0
             for p in group {
                 if size + p.size > 600_000 && !chunk.isEmpty {
-                    guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out) else { return nil }
+                    guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, gated: gated, flagsOf: flagsOf, into: &out) else { return nil }
                     chunk.removeAll(); size = 0
                 }
                 chunk.append(p); size += p.size
             }
-            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out) else { return nil } }
+            if !chunk.isEmpty { guard build(chunk, unanchored: unanchored, startAnywhere: startAnywhere, gated: gated, flagsOf: flagsOf, into: &out) else { return nil } }
         }
         return out
     }
 
     /// Builds the DFAs of a group, splitting it while its DFA is too large; false when a
     /// single filter's DFA is (the list then fails with JSONInvalidRegex).
-    static func build(_ group: [PatternEntry], unanchored: Bool, startAnywhere: Bool, flagsOf: (UInt32) -> UInt32, into out: inout [[UInt32]]) -> Bool {
+    static func build(_ group: [PatternEntry], unanchored: Bool, startAnywhere: Bool, gated: Bool = false,
+                      flagsOf: (UInt32) -> UInt32, into out: inout [[UInt32]]) -> Bool {
         let anywhere = unanchored && startAnywhere
         var nfa = NFA(unanchored: unanchored && !anywhere)
         for p in group { nfa.addPattern(anywhere ? p.terms.dropFirst() : p.terms, id: p.id) }
@@ -180,14 +182,14 @@ public enum ContentRuleListCompiler {
             let t1 = CompileLog.now()
             let minimized = dfa.stateCount <= minimizeLimit ? DFAMinimizer.minimize(dfa) : dfa
             let t2 = CompileLog.now()
-            out.append(DFABytecode.encode(minimized, startsAnywhere: anywhere, flagsOf: flagsOf))
+            out.append(DFABytecode.encode(minimized, startsAnywhere: anywhere, gated: gated && !unanchored, flagsOf: flagsOf))
             CompileLog.log("group \(group.count) patterns (\(unanchored ? "unanchored" : "anchored")), NFA \(nfa.nodeCount) nodes -> DFA \(dfa.stateCount) states, \(dfa.classCount) classes (\(t1 - t0) s) -> minimized \(minimized.stateCount) (\(t2 - t1) s) -> \(out.last?.count ?? 0) words (\(CompileLog.now() - t2) s)")
             return true
         }
         guard group.count > 1 else { return false }
         CompileLog.log("group \(group.count) patterns: DFA too large after \(CompileLog.now() - t0) s, split")
-        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out)
-            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, startAnywhere: startAnywhere, flagsOf: flagsOf, into: &out)
+        return build(Array(group[..<(group.count / 2)]), unanchored: unanchored, startAnywhere: startAnywhere, gated: gated, flagsOf: flagsOf, into: &out)
+            && build(Array(group[(group.count / 2)...]), unanchored: unanchored, startAnywhere: startAnywhere, gated: gated, flagsOf: flagsOf, into: &out)
     }
 
     /// Whether a filter that starts anywhere goes to a DFA walked from each position the start
@@ -407,7 +409,7 @@ public enum ContentRuleListCompiler {
         guard let urlDFAs = buildDFAs(urlPatterns, startAnywhere: !CompileLog.plain, flagsOf: urlFlags), let topDFAs = buildDFAs(topPatterns, flagsOf: { _ in 0 }),
               let frameDFAs = buildDFAs(framePatterns, flagsOf: { _ in 0 }),
               let tailDFAs = buildDFAs(tailPatterns, flagsOf: { _ in 0 }),
-              let hostDFAs = buildDFAs(hostPatterns, flagsOf: urlFlags) else { return .failure(.JSONInvalidRegex) }
+              let hostDFAs = buildDFAs(hostPatterns, gated: true, flagsOf: urlFlags) else { return .failure(.JSONInvalidRegex) }
 
         // MARK: Serialization
         var w = WordWriter()
@@ -465,6 +467,7 @@ public enum ContentRuleListCompiler {
             hostEntries[key]?.sort { (ruleTails[Int($0)], $0) < (ruleTails[Int($1)], $1) }
         }
         let hostTable = DomainConditionTable.build(hostEntries, into: &w.words)
+        if hostTable != 0 { DomainConditionTable.appendFilter(Array(hostEntries.keys), into: &w.words) }
         var ruleTailsOffset: UInt32 = 0
         if hostTable != 0 {
             ruleTailsOffset = UInt32(w.words.count)

@@ -4,7 +4,8 @@
 ///     word 0: number of states   word 1: number of words   word 2: number of byte classes
 ///     words 3-34: the class of each byte 0...127 (one byte each)
 ///     word 35: bit 31 = starts anywhere (see below); bits 0-30 = word offset of its
-///              start filter, 0 for none
+///              start filter, 0 for none; without bit 31, the offset of the gram filter of
+///              a gated DFA (`runGated`), 0 for none
 ///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
 ///              state on the way has actions, `dead` when the walk dies), so that a walk from
 ///              the start of a web URL skips its scheme
@@ -34,7 +35,9 @@
 /// stay in the first-level cache; on easybase about 8 of 95 positions are walked, a few
 /// states each. After the bits, a hash table maps each live 3-gram of classes to the state it
 /// leads to (`capacity`, then pairs `3-gram + 1, state`), so a walk starts 3 bytes in: three
-/// dependent loads of states fewer per walk.
+/// dependent loads of states fewer per walk. After the table, the *gram filter*
+/// (`gramFilter`): a Bloom filter of the first ten classes of every walk that can match, so
+/// that a walk that would die within ten states (most do) is not made.
 enum DFABytecode {
     static let dead: UInt32 = 0xFFFF_FFFF
     static let headerWords = 38
@@ -62,7 +65,8 @@ enum DFABytecode {
 
     /// `flagsOf` gives the word stored next to each rule id (the rule's trigger flags, so a
     /// matcher can refuse most candidates without touching the rule table).
-    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
+    static func encode(_ dfa: DFA, startsAnywhere anywhere: Bool = false, gated: Bool = false,
+                       flagsOf: (UInt32) -> UInt32 = { _ in 0 }) -> [UInt32] {
         let n = dfa.stateCount
         let c = dfa.classCount
         func row(_ s: Int) -> [Int32] { (0..<128).map { dfa.transitions[s * c + Int(dfa.classOf[$0])] } }
@@ -183,7 +187,13 @@ enum DFABytecode {
                 }
                 code.append(UInt32(capacity))
                 code.append(contentsOf: slots)
+                code.append(contentsOf: gramFilter(dfa))
             }
+        } else if gated && !acceptsWithinTwo(dfa) {
+            // A DFA walked from given places (`runGated`): its gram filter decides, from the
+            // bytes there, whether the walk can match; word 35 gives where it is.
+            code[35] = UInt32(code.count)
+            code.append(contentsOf: gramFilter(dfa))
         }
         code[1] = UInt32(code.count)
         return code
@@ -198,6 +208,185 @@ enum DFABytecode {
 
     @inline(__always) static func jumpSlot(_ gram: UInt32, _ capacity: Int) -> Int {
         Int((gram &* 2_654_435_761) >> 11) & (capacity - 1)
+    }
+
+    /// How many classes from a walk's start the gram filter looks at.
+    static let gramDepth = 10
+    /// The most keys one 3-gram may add to the gram filter; a 3-gram with more is walked
+    /// whenever it occurs (flag A).
+    static let gramBudget = 4096
+
+    @inline(__always) static func startGram(_ gram: Int) -> UInt64 { UInt64(gram) &+ 0xcbf2_9ce4_8422_2325 }
+    @inline(__always) static func extendGram(_ key: UInt64, _ k: Int) -> UInt64 { (key ^ UInt64(k)) &* 0x0000_0100_0000_01B3 }
+    /// The key of a path that ends in an accepting state before `gramDepth` classes.
+    @inline(__always) static func terminal(_ key: UInt64) -> UInt64 { key ^ 0x6A09_E667_F3BC_C909 }
+    /// Words of the gram filter's flags: two bits per 3-gram of classes.
+    @inline(__always) static func gramFlagWords(_ c: Int) -> Int { (2 &* c &* c &* c &+ 31) / 32 }
+
+    /// The gram filter (after the jump table of a DFA that starts anywhere; at word 35 of a
+    /// gated one): two bits per 3-gram of classes — A (bit 2g): walk every occurrence (a
+    /// match ends at three bytes, or too many paths follow), T (bit 2g+1): some path of it
+    /// accepts within `gramDepth` bytes — then `w`, the number of Bloom words (a power of 2),
+    /// and the words. For every 3-gram without A, each path of `gramDepth` classes from the
+    /// start (a *live* key) and each shorter path that ends in an accepting state (a
+    /// *terminal* key) sets two bits of one word (`gramProbe`). A walk can only match if its
+    /// first `gramDepth` classes are a live key or begin with a terminal one, so a walk whose
+    /// keys are not in the filter is not made: most walks stop within the first ten states,
+    /// each a likely cache miss, and the filter is a few loads from a table of a few KB.
+    static func gramFilter(_ dfa: DFA) -> [UInt32] {
+        let c = dfa.classCount
+        var flags = [UInt32](repeating: 0, count: gramFlagWords(c))
+        var keys: [UInt64] = []
+        var keyGrams: [Int] = []  // the 3-gram of each run of keys: (gram, end index)
+        var keyEnds: [Int] = []
+        let t = dfa.transitions
+        func accepts(_ s: Int) -> Bool { !dfa.actions[s].isEmpty }
+        var budgetLeft = 4_000_000
+        for k0 in 0..<c {
+            let s1 = Int(t[k0]); if s1 < 0 { continue }
+            for k1 in 0..<c {
+                let s2 = Int(t[s1 * c + k1]); if s2 < 0 { continue }
+                for k2 in 0..<c {
+                    let s3 = Int(t[s2 * c + k2]); if s3 < 0 { continue }
+                    let gram = (k0 * c + k1) * c + k2
+                    var always = accepts(s3) || budgetLeft <= 0
+                    var terminals = false
+                    let start = keys.count
+                    var visits = 0
+                    if !always {
+                        // Depth-first over the next classes, up to `gramDepth` from the start.
+                        func visit(_ state: Int, _ depth: Int, _ key: UInt64) -> Bool {
+                            visits += 1
+                            if visits > 64 * gramBudget { return false }
+                            for k in 0..<c {
+                                let next = Int(t[state * c + k]); if next < 0 { continue }
+                                if keys.count - start >= gramBudget { return false }
+                                let extended = extendGram(key, k)
+                                if depth + 1 == gramDepth { keys.append(extended); continue }
+                                if accepts(next) { keys.append(terminal(extended)); terminals = true }
+                                if !visit(next, depth + 1, extended) { return false }
+                            }
+                            return true
+                        }
+                        always = !visit(s3, 3, startGram(gram))
+                    }
+                    if always {
+                        keys.removeSubrange(start...)
+                        flags[gram >> 4] |= 1 << UInt32((gram & 15) << 1)
+                    } else {
+                        if terminals { flags[gram >> 4] |= 2 << UInt32((gram & 15) << 1) }
+                        budgetLeft -= keys.count - start
+                        keyGrams.append(gram)
+                        keyEnds.append(keys.count)
+                    }
+                }
+            }
+        }
+        var w = 1024
+        while w < keys.count / 2 && w < 1 << 17 { w <<= 1 }
+        var bloom = [UInt32](repeating: 0, count: w)
+        var from = 0
+        for (gram, end) in zip(keyGrams, keyEnds) {
+            let block = gramBlock(gram, w)
+            for key in keys[from..<end] {
+                let (word, bits) = gramProbe(key, block: block)
+                bloom[word] |= bits
+            }
+            from = end
+        }
+        return flags + [UInt32(w)] + bloom
+    }
+
+    /// The 16-word block (one cache line) of a 3-gram's keys in a gram filter of `words`
+    /// words: every probe made for one position loads the same line.
+    @inline(__always) static func gramBlock(_ gram: Int, _ words: Int) -> Int {
+        (Int(truncatingIfNeeded: (UInt64(gram) &* 0x9E37_79B9_7F4A_7C15) >> 32) & ((words >> 4) &- 1)) << 4
+    }
+
+    /// The word of a key in its 3-gram's block, and its two bits.
+    @inline(__always) static func gramProbe(_ key: UInt64, block: Int) -> (Int, UInt32) {
+        let h = key &* 0x9E37_79B9_7F4A_7C15
+        let word = block | (Int(truncatingIfNeeded: h >> 40) & 15)
+        let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
+        return (word, bits)
+    }
+
+    /// The Bloom word of a key and its two bits (the host table's filter).
+    @inline(__always) static func bloomProbe(_ key: UInt64, _ words: Int) -> (Int, UInt32) {
+        let h = key &* 0x9E37_79B9_7F4A_7C15
+        let word = Int(truncatingIfNeeded: h >> 32) & (words &- 1)
+        let bits = (1 as UInt32) << UInt32((h >> 20) & 31) | (1 as UInt32) << UInt32((h >> 26) & 31)
+        return (word, bits)
+    }
+
+    /// Whether the gram filter at `filter` admits a walk whose first `gramDepth` classes are
+    /// `window` (the end marker's class past the end of the URL).
+    @inline(__always)
+    static func gramAdmits(_ filter: UnsafePointer<UInt32>, _ c: Int, _ window: UnsafePointer<UInt8>) -> Bool {
+        let gram = (Int(window[0]) &* c &+ Int(window[1])) &* c &+ Int(window[2])
+        let f = (filter[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
+        if f & 1 != 0 { return true }
+        let fw = gramFlagWords(c)
+        let block = gramBlock(gram, Int(filter[fw]))
+        let bloom = filter + fw + 1
+        var key = startGram(gram)
+        for d in 3..<gramDepth {
+            key = extendGram(key, Int(window[d]))
+            if f & 2 != 0 && d + 1 < gramDepth {
+                let (w, p) = gramProbe(terminal(key), block: block)
+                if bloom[w] & p == p { return true }
+            }
+        }
+        let (w, p) = gramProbe(key, block: block)
+        return bloom[w] & p == p
+    }
+
+    /// Whether the start state, or one a byte or two from it, accepts.
+    static func acceptsWithinTwo(_ dfa: DFA) -> Bool {
+        let c = dfa.classCount
+        if !dfa.actions[0].isEmpty { return true }
+        for k0 in 0..<c {
+            let s1 = Int(dfa.transitions[k0]); if s1 < 0 { continue }
+            if !dfa.actions[s1].isEmpty { return true }
+            for k1 in 0..<c {
+                let s2 = Int(dfa.transitions[s1 * c + k1])
+                if s2 >= 0 && !dfa.actions[s2].isEmpty { return true }
+            }
+        }
+        return false
+    }
+
+    /// `run` from `start`, for a DFA walked from given places (the host-prefix DFAs): first
+    /// its gram filter (when it has one) over the bytes there, so most walks that could not
+    /// match are not made.
+    @inline(__always)
+    static func runGated(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int,
+                         _ found: (UInt32, UInt32) -> Void) {
+        let mode = code[35]
+        if mode != 0 && mode & startsAnywhere == 0 && !mayMatch(code, url, from: start, filter: Int(mode)) { return }
+        run(code, url, from: start, found)
+    }
+
+    /// Whether the gram filter at `filter` admits a walk from `start` (true when a byte
+    /// there is not ASCII: the filter is over classes of ASCII bytes).
+    @inline(__always)
+    static func mayMatch(_ code: UnsafePointer<UInt32>, _ url: UnsafeBufferPointer<UInt8>, from start: Int, filter: Int) -> Bool {
+        let c = Int(code[2])
+        let classes = UnsafeRawPointer(code + 3).assumingMemoryBound(to: UInt8.self)
+        let n = url.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: gramDepth) { window in
+            for d in 0..<gramDepth {
+                let j = start &+ d
+                var k = classes[0]  // past the end: the end marker's class
+                if j < n {
+                    let b = url[j]
+                    if b >= 128 { return true }
+                    k = classes[Int(b)]
+                }
+                window[d] = k
+            }
+            return gramAdmits(code + filter, c, UnsafePointer(window.baseAddress!))
+        }
     }
 
     /// The start filter's bits, and each live 3-gram of classes with the state it leads to.
@@ -236,11 +425,22 @@ enum DFABytecode {
         guard n >= 1, classes >= 1, classes <= 128 else { return false }
         let filter = Int(code[35] & ~startsAnywhere)
         var jump = 0
-        if filter != 0 {
+        var gate = 0
+        if code[35] & startsAnywhere == 0 && filter != 0 {
+            gate = filter
+            let six = filter + gramFlagWords(classes)
+            guard filter >= headerWords, six < code.count else { return false }
+            let w = Int(code[six])
+            guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
+        } else if filter != 0 {
             jump = filter + startFilterWords(classes)
             guard filter >= headerWords, jump < code.count else { return false }
             let capacity = Int(code[jump])
             guard capacity > 0, capacity & (capacity - 1) == 0, jump + 1 + 2 * capacity <= code.count else { return false }
+            let six = jump + 1 + 2 * capacity + gramFlagWords(classes)
+            guard six < code.count else { return false }
+            let w = Int(code[six])
+            guard w > 0, w & (w - 1) == 0, six + 1 + w <= code.count else { return false }
         }
         for w in [36, 37] where code[w] != 0 && code[w] != dead {
             guard Int(code[w]) >= headerWords, Int(code[w]) < code.count else { return false }
@@ -259,6 +459,7 @@ enum DFABytecode {
             guard p <= code.count else { return false }
         }
         let listStart = p
+        guard gate == 0 || gate >= listStart else { return false }
         for w in [36, 37] where code[w] != 0 && code[w] != dead { guard isStart[Int(code[w])] else { return false } }
         if jump != 0 {
             guard jump >= listStart else { return false }
@@ -367,15 +568,57 @@ enum DFABytecode {
         let pairs = UnsafeRawPointer(bits + startBitWords(c)).assumingMemoryBound(to: UInt8.self)
         let jump = bits + startFilterWords(c)
         let capacity = Int(jump[0])
+        let grams = UnsafePointer(jump + 1 + 2 * capacity)
         let tOffset = c + c * c
         // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
         // end marker's class past the end.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + 3) { ks in
-            for i in 0..<n {
-                let b = url[i]
-                ks[i] = b < 128 ? classes[Int(b)] : 0xFF
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + gramDepth) { ks in
+            let ks = ks.baseAddress!
+            var high: UInt8 = 0
+            if let u = url.baseAddress {
+                for i in 0..<n {
+                    let b = u[i]
+                    high |= b
+                    ks[i] = classes[Int(b & 0x7F)]
+                }
             }
-            ks[n] = end; ks[n + 1] = end; ks[n + 2] = end
+            for p in n..<(n + gramDepth) { ks[p] = end }
+            if high < 128 {
+                // Every byte ASCII (a canonical URL always is): one pass over the pairs of
+                // classes, carrying the row of the pair table; most positions cost a load.
+                var k0 = ks[0]
+                var row = Int(k0) &* c
+                var i = 0
+                while i <= n {
+                    let k1 = ks[i &+ 1]
+                    let flags = pairs[row &+ Int(k1)]
+                    if flags != 0 {
+                        var walked = false
+                        if flags & 1 == 0 {
+                            let gram = (row &+ Int(k1)) &* c &+ Int(ks[i &+ 2])
+                            if !test(tOffset &+ gram) { walked = true } else if i + 2 < n {
+                                if !gramAdmits(grams, c, UnsafePointer(ks + i)) {
+                                    // Classes that no walk follows to a match: no walk.
+                                    k0 = k1
+                                    row = Int(k0) &* c
+                                    i &+= 1
+                                    continue
+                                }
+                                var slot = jumpSlot(UInt32(gram), capacity)
+                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                                run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
+                                walked = true
+                            }
+                        }
+                        if !walked { run(code, url, from: i, found) }
+                    }
+                    k0 = k1
+                    row = Int(k0) &* c
+                    i &+= 1
+                }
+                return
+            }
+            for i in 0..<n where url[i] >= 128 { ks[i] = 0xFF }
             for i in 0...n {
                 let k0 = ks[i]
                 if k0 == 0xFF { continue }

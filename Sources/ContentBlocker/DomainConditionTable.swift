@@ -58,6 +58,53 @@ enum DomainConditionTable {
         return tableOffset
     }
 
+    /// The host table's Bloom filter, right after the table: `w` (a power of 2), then `w`
+    /// words; each key sets two bits of one word (`DFABytecode.bloomProbe` of its hash). Most
+    /// lookups of the host index find nothing: the filter answers them with one load from a
+    /// table of a few KB instead of a slot and a key string, two cache misses in tables of MBs.
+    static func appendFilter(_ keys: [[UInt8]], into words: inout [UInt32]) {
+        var w = 1024
+        while w < keys.count && w < 1 << 18 { w <<= 1 }
+        var bloom = [UInt32](repeating: 0, count: w)
+        for key in keys {
+            let (word, bits) = DFABytecode.bloomProbe(key.withUnsafeBufferPointer(hash), w)
+            bloom[word] |= bits
+        }
+        words.append(UInt32(w))
+        words.append(contentsOf: bloom)
+    }
+
+    static func validateFilter(_ words: UnsafeBufferPointer<UInt32>, table: Int) -> Bool {
+        let at = table + 1 + 2 * Int(words[table])
+        guard at < words.count else { return false }
+        let w = Int(words[at])
+        return w > 0 && w & (w - 1) == 0 && at + 1 + w <= words.count
+    }
+
+    /// `find` for a table with a filter (the host table): nil-equivalent 0 when the filter
+    /// says the key is not there.
+    static func findFiltered(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing key: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = words.baseAddress else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
+        let capacity = Int(base[table])
+        let filter = table &+ 1 &+ 2 &* capacity
+        let (word, bits) = DFABytecode.bloomProbe(h, Int(base[filter]))
+        if base[filter &+ 1 &+ word] & bits != bits { return 0 }
+        var slot = Int(h & UInt64(capacity - 1))
+        while true {
+            let keyOffset = Int(base[table &+ 1 &+ 2 &* slot])
+            if keyOffset == 0 { return 0 }
+            if Int(base[keyOffset]) == key.count {
+                let stored = UnsafeRawPointer(base + keyOffset + 1).assumingMemoryBound(to: UInt8.self)
+                var same = true
+                for i in 0..<key.count where stored[i] != RequestURL.lower(key[i]) { same = false; break }
+                if same { return Int(base[table &+ 2 &+ 2 &* slot]) }
+            }
+            slot = (slot &+ 1) & (capacity &- 1)
+        }
+    }
+
     /// Checks a table read from a file.
     static func validate(_ words: UnsafeBufferPointer<UInt32>, at offset: Int, ruleCount: Int) -> Bool {
         guard offset > 0, offset < words.count else { return false }

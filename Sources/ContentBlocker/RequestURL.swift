@@ -238,9 +238,10 @@ public struct RequestURL: Sendable, Equatable {
         out[i] = 0x3A; out[i + 1] = 0x2F; out[i + 2] = 0x2F
         let hostStart = i + 3
         var j = hostStart
+        let hostByte = RequestURL.hostByte
         while j < n {
             let c = s[j]
-            let h = RequestURL.hostByte[Int(c)]
+            let h = hostByte[Int(c)]
             if h == 0 {
                 if c == 0x2F || c == 0x3F || c == 0x23 { break }
                 return nil
@@ -264,7 +265,9 @@ public struct RequestURL: Sendable, Equatable {
         var bad: UInt8 = 0
         s.baseAddress.map { from in
             UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: from + j, byteCount: rest)
-            for k in j..<n { bad |= RequestURL.needsEncoding[Int(from[k])] }
+            RequestURL.needsEncoding.withUnsafeBufferPointer { table in
+                for k in j..<n { bad |= table[Int(from[k])] }
+            }
         }
         guard bad == 0 else { return nil }
         return Canonical(length: o + rest, hostStart: hostStart, hostEnd: hostEnd, isData: false)

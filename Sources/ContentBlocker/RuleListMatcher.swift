@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decides loads against one compiled rule list (WebKit's `ContentExtensionsBackend::
 /// actionsForResourceLoad` for one list). Keeps per-page caches (the top and frame URL
 /// conditions, as WebKit's `ContentExtension` caches its top-URL actions; the page's
@@ -47,8 +53,23 @@ public final class RuleListMatcher {
     var urlBuffer: UnsafeMutablePointer<UInt8>
     var urlCapacity: Int
 
+    /// The DFAs walked for every decision, as pointers (no array or list reference counted
+    /// per decision): the url DFAs, the host-prefix DFAs, the tail DFAs.
+    let urlCodes: UnsafeMutableBufferPointer<UnsafePointer<UInt32>>
+    let hostCodes: UnsafeMutableBufferPointer<UnsafePointer<UInt32>>
+    let tailCodes: UnsafeMutableBufferPointer<UnsafePointer<UInt32>>
+
+    static func codes(_ list: CompiledRuleList, _ offsets: [UInt32]) -> UnsafeMutableBufferPointer<UnsafePointer<UInt32>> {
+        let b = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: max(offsets.count, 1))
+        for (k, o) in offsets.enumerated() { b[k] = list.dfa(o) }
+        return UnsafeMutableBufferPointer(start: b, count: offsets.count)
+    }
+
     public init(_ list: CompiledRuleList) {
         self.list = list
+        urlCodes = RuleListMatcher.codes(list, list.urlDFAs)
+        hostCodes = RuleListMatcher.codes(list, list.hostDFAs)
+        tailCodes = RuleListMatcher.codes(list, list.tailDFAs)
         ruleCount = list.ruleCount
         seen = .allocate(capacity: max(ruleCount, 1))
         seen.initialize(repeating: 0, count: max(ruleCount, 1))
@@ -66,6 +87,9 @@ public final class RuleListMatcher {
     }
 
     deinit {
+        urlCodes.baseAddress?.deallocate()
+        hostCodes.baseAddress?.deallocate()
+        tailCodes.baseAddress?.deallocate()
         seen.deallocate()
         locations.deallocate()
         frameBits.deallocate()
@@ -222,8 +246,8 @@ public final class RuleListMatcher {
             count &+= 1
             self.consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        for d in list.urlDFAs { DFABytecode.runAnywhere(list.dfa(d), url, candidate) }
-        if list.hostTable != 0 || !list.hostDFAs.isEmpty {
+        for code in urlCodes { DFABytecode.runAnywhere(code, url, candidate) }
+        if list.hostTable != 0 || hostCodes.count != 0 {
             matchHosts(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly, candidate)
         }
         candidateCount &+= count
@@ -246,9 +270,9 @@ public final class RuleListMatcher {
         var j = p0
         while j < n && HostIndex.isLabelCharacter(url[j]) { j += 1 }
         let p1 = j > p0 && j < n && url[j] == 0x2E ? j + 1 : -1
-        for d in list.hostDFAs {
-            DFABytecode.run(list.dfa(d), url, from: p0, candidate)
-            if p1 >= 0 { DFABytecode.run(list.dfa(d), url, from: p1, candidate) }
+        for code in hostCodes {
+            DFABytecode.runGated(code, url, from: p0, candidate)
+            if p1 >= 0 { DFABytecode.runGated(code, url, from: p1, candidate) }
         }
         guard list.hostTable != 0 else { return }
         lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
@@ -261,11 +285,11 @@ public final class RuleListMatcher {
         while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
         guard q > p else { return }
         let words = list.words
-        let l = DomainConditionTable.find(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
+        let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
         guard l != 0 else { return }
         // The tails that match from q (a few: the URL's rest decides them).
         tailHits.removeAll(keepingCapacity: true)
-        for d in list.tailDFAs { DFABytecode.run(list.dfa(d), url, from: q) { t, _ in tailHits.append(t + 1) } }
+        for code in tailCodes { DFABytecode.run(code, url, from: q) { t, _ in tailHits.append(t + 1) } }
         if tailHits.isEmpty { return }
         // The list is sorted by tail: each tail is looked up once.
         var lastTail = UInt32.max
@@ -307,7 +331,7 @@ public final class RuleListMatcher {
                        mainFrameContext: Bool = false, requestMethod: UInt32 = 0, networkOnly: Bool = false) -> Bool {
         result.removeAll(keepingCapacity: true)
         sawIgnorePreviousRules = false
-        if page.text != mainDocumentURL { preparePage(mainDocumentURL) }
+        if !RuleListMatcher.sameText(page.text, mainDocumentURL) { preparePage(mainDocumentURL) }
         var text = text
         if text.utf8.count + 8 > urlCapacity {
             urlBuffer.deallocate()
@@ -340,6 +364,19 @@ public final class RuleListMatcher {
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
         return true
+    }
+
+    /// Whether the page's text is this one: the bytes compared (most requests are of the page
+    /// before), `==` when a string has no contiguous UTF-8.
+    @inline(__always) static func sameText(_ a: String?, _ b: String) -> Bool {
+        guard let a else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
+        }
+        if let known = same ?? nil { return known }
+        return a == b
     }
 
     func preparePage(_ text: String) {

@@ -7,7 +7,7 @@ enum Command {
     static let usage = """
     usage: sable-contentblock eval                       < cases.jsonl   (one JSON case a line)
            sable-contentblock compile LIST.json -o LIST.bin
-           sable-contentblock match LIST.bin [--source LIST.json] [--print] < requests.tsv
+           sable-contentblock match LIST.bin [--source LIST.json] [--print] [--check] [--twice] [--repeat N] < requests.tsv
     """
 
     static func run(_ args: [String]) -> Int32 {
@@ -127,12 +127,14 @@ enum Command {
         var printEach = false
         var repeatCount = 1
         var check = false
+        var twice = false
         var i = 0
         while i < args.count {
             switch args[i] {
             case "--source" where i + 1 < args.count: source = args[i + 1]; i += 2
             case "--print": printEach = true; i += 1
             case "--check": check = true; i += 1
+            case "--twice": twice = true; i += 1
             case "--repeat" where i + 1 < args.count: repeatCount = max(1, Int(args[i + 1]) ?? 1); i += 2
             default: path = args[i]; i += 1
             }
@@ -232,6 +234,22 @@ enum Command {
             }
         }
         best.sort()
+        if twice {
+            // Diagnostic: each request decided twice in a row, the second time with warm caches.
+            var first: [UInt64] = [], second: [UInt64] = []
+            for r in requests {
+                let t0 = nanoseconds()
+                matcher.decide(url: r.url, resourceType: r.type, mainDocumentURL: r.main,
+                               mainFrameContext: r.type == ResourceFlags.topDocument, networkOnly: true)
+                let t1 = nanoseconds()
+                matcher.decide(url: r.url, resourceType: r.type, mainDocumentURL: r.main,
+                               mainFrameContext: r.type == ResourceFlags.topDocument, networkOnly: true)
+                let t2 = nanoseconds()
+                first.append(t1 - t0); second.append(t2 - t1)
+            }
+            first.sort(); second.sort()
+            print("twice: first median \(first[first.count / 2]) ns, second (warm) median \(second[second.count / 2]) ns, p90 \(first[first.count * 9 / 10]) / \(second[second.count * 9 / 10])")
+        }
         // Overhead of the clock reads themselves.
         var overhead: [UInt64] = []
         for _ in 0..<1000 { let a = nanoseconds(); let b = nanoseconds(); overhead.append(b - a) }
