@@ -47,6 +47,13 @@ public struct CharSet: Sendable, Equatable {
 
     public mutating func add(_ c: UInt32) { add(c, c) }
 
+    /// Adds flattened pairs given in ascending order (the fast append path of `add`).
+    mutating func appendSortedRanges(_ pairs: [UInt32]) {
+        ranges.reserveCapacity(ranges.count + pairs.count)
+        var i = 0
+        while i + 1 < pairs.count { add(pairs[i], pairs[i + 1]); i += 2 }
+    }
+
     public mutating func formUnion(_ other: CharSet) {
         if other.ranges.isEmpty { return }
         if ranges.isEmpty { ranges = other.ranges; return }

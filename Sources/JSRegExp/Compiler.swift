@@ -21,6 +21,8 @@ enum Op {
     static let lineEndM: Int32 = 13
     static let wordB: Int32 = 14
     static let notWordB: Int32 = 15
+    static let wordBIC: Int32 = 16    // \b with `u` and `i`: U+017F and U+212A are word characters
+    static let notWordBIC: Int32 = 17
     // Control.
     static let goto: Int32 = 20       // [op, target]
     static let split: Int32 = 21      // [op, alt]: try next first, alt on backtrack
@@ -81,7 +83,7 @@ public final class RegExpProgram: @unchecked Sendable {
     let startHigh: Bool
 
     init(pattern: RegExpPattern, groupCount: Int, groupNames: [(name: String, index: Int)], code: [Int32],
-         classes: [CharSet], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
+         classes: [(set: CharSet, ignoreCase: Bool)], registerCount: Int, firstUnit: Int32, anchored: Bool, prefix: [UInt16],
          prefixIsRequired: Bool, startSet: StartSet?) {
         self.prefixIsRequired = prefixIsRequired
         self.pattern = pattern
@@ -93,8 +95,8 @@ public final class RegExpProgram: @unchecked Sendable {
         self.code.initialize(from: code, count: code.count)
         self.classCount = classes.count
         self.classes = .allocate(capacity: max(classes.count, 1))
-        for (i, set) in classes.enumerated() {
-            (self.classes + i).initialize(to: ClassEntry(set: set, ignoreCase: pattern.flags.ignoreCase, unicode: pattern.flags.unicodeMode))
+        for (i, c) in classes.enumerated() {
+            (self.classes + i).initialize(to: ClassEntry(set: c.set, ignoreCase: c.ignoreCase, unicode: pattern.flags.unicodeMode))
         }
         self.registerCount = registerCount
         self.firstUnit = firstUnit
@@ -188,12 +190,13 @@ struct StartSet {
 
 struct RegExpCompiler {
     let pattern: RegExpPattern
-    let flags: RegExpFlags
+    /// The flags in force (modifiers groups change `i`, `m` and `s` for their body).
+    var flags: RegExpFlags
     let unicode: Bool
-    let ignoreCase: Bool
+    var ignoreCase: Bool
     var code: [Int32] = []
     /// Class sets, closed over case when ignoring case.
-    var classes: [CharSet] = []
+    var classes: [(set: CharSet, ignoreCase: Bool)] = []
     var registers = 0
 
     init(pattern: RegExpPattern) {
@@ -269,7 +272,11 @@ struct RegExpCompiler {
         switch item {
         case .character(let c): v.chars.add(c)
         case .range(let a, let b): v.chars.add(a, b)
-        case .escape(let e): v.chars = escapeSet(e)
+        case .escape(let e):
+            v.chars = escapeSet(e)
+            if case .property(.ofStrings(let name), _) = e {
+                for seq in UnicodeProperties.sequences(of: name) where seq.count > 1 { v.strings.insert(seq) }
+            }
         case .strings(let list):
             for s in list { if s.count == 1 { v.chars.add(s[0]) } else { v.strings.insert(s) } }
         case .nested(let cc):
@@ -280,7 +287,7 @@ struct RegExpCompiler {
     }
 
     mutating func addClass(_ set: CharSet) -> Int {
-        classes.append(ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set)
+        classes.append((ignoreCase ? CaseFolding.closeOver(set, unicode: unicode) : set, ignoreCase))
         return classes.count - 1
     }
 
@@ -308,6 +315,7 @@ struct RegExpCompiler {
             let idx = addClass(v.chars)
             emit(cc.negated ? Op.clsNot : Op.cls); emit(dir); emit(idx)
         case .classEscape(let e):
+            if Self.isStringProperty(e) { return false }
             let idx = addClass(escapeSet(e))
             emit(Op.cls); emit(dir); emit(idx)
         default:
@@ -316,9 +324,15 @@ struct RegExpCompiler {
         return true
     }
 
+    static func isStringProperty(_ e: RegExpClassEscape) -> Bool {
+        if case .property(.ofStrings, _) = e { return true }
+        return false
+    }
+
     static func isAtom(_ node: RegExpNode) -> Bool {
         switch node {
-        case .character, .any, .classEscape: return true
+        case .character, .any: return true
+        case .classEscape(let e): return !isStringProperty(e)
         case .characterClass(let cc): return !cc.mayContainStrings
         default: return false
         }
@@ -339,6 +353,9 @@ struct RegExpCompiler {
             } else {
                 _ = emitAtom(node, backward: backward)
             }
+        case .classEscape(let e) where Self.isStringProperty(e):
+            compile(.characterClass(RegExpCharacterClass(negated: false, items: [.escape(e)], mayContainStrings: true)),
+                    backward: backward)
         case .any, .classEscape:
             _ = emitAtom(node, backward: backward)
         case .characterClass(let cc):
@@ -348,14 +365,23 @@ struct RegExpCompiler {
                 emit(cc.negated ? Op.clsNot : Op.cls); emit(backward ? 1 : 0); emit(idx)
             } else {
                 // Longest strings first, then single characters, then the empty string.
-                let sorted = v.strings.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+                // Forward, the strings are compiled as a trie (one alternative per distinct next
+                // character, longer continuations before a string that ends there), so a
+                // position is tried against each character once, not against every string.
+                let strings = v.strings.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
                 let classIdx = v.chars.isEmpty ? -1 : addClass(v.chars)
                 let hasEmpty = v.strings.contains([])
-                let n = sorted.count + (classIdx >= 0 ? 1 : 0) + (hasEmpty ? 1 : 0)
+                let useTrie = !backward && strings.count > 1
+                let stringAlternatives = useTrie ? 1 : strings.count
+                let n = stringAlternatives + (classIdx >= 0 ? 1 : 0) + (hasEmpty ? 1 : 0)
                 emitAlternatives(n) { c, i in
-                    if i < sorted.count {
-                        c.compile(.sequence(sorted[i].map { .character($0) }), backward: backward)
-                    } else if i == sorted.count && classIdx >= 0 {
+                    if i < stringAlternatives {
+                        if useTrie {
+                            c.compile(Self.trie(strings), backward: false)
+                        } else {
+                            c.compile(.sequence(strings[i].map { .character($0) }), backward: backward)
+                        }
+                    } else if i == stringAlternatives && classIdx >= 0 {
                         c.emit(Op.cls); c.emit(backward ? 1 : 0); c.emit(classIdx)
                     }
                 }
@@ -364,9 +390,15 @@ struct RegExpCompiler {
             switch a {
             case .start: emit(flags.multiline ? Op.lineStartM : Op.lineStart)
             case .end: emit(flags.multiline ? Op.lineEndM : Op.lineEnd)
-            case .wordBoundary: emit(Op.wordB)
-            case .notWordBoundary: emit(Op.notWordB)
+            case .wordBoundary: emit(unicode && ignoreCase ? Op.wordBIC : Op.wordB)
+            case .notWordBoundary: emit(unicode && ignoreCase ? Op.notWordBIC : Op.notWordB)
             }
+        case .modifiers(let m):
+            let saved = flags
+            apply(m)
+            compile(m.body, backward: backward)
+            flags = saved
+            ignoreCase = saved.ignoreCase
         case .lookaround(let l):
             emit(Op.lookStart); emit(l.negated ? 1 : 0)
             let patchAt = here; emit(0)
@@ -395,6 +427,45 @@ struct RegExpCompiler {
             for g in groups { emit(g) }
         case .quantifier(let q):
             compileQuantifier(q, backward: backward)
+        }
+    }
+
+    mutating func apply(_ m: RegExpModifiers) {
+        if let i = m.ignoreCase { flags.ignoreCase = i; ignoreCase = i }
+        if let v = m.multiline { flags.multiline = v }
+        if let v = m.dotAll { flags.dotAll = v }
+    }
+
+    /// A node matching exactly `strings` (non-empty, in matching order), longest first.
+    static func trie(_ strings: [[UInt32]]) -> RegExpNode {
+        trieNode(strings.sorted { $0.lexicographicallyPrecedes($1) }[...], depth: 0)
+    }
+
+    /// `strings` share their first `depth` code points and are sorted.
+    private static func trieNode(_ strings: ArraySlice<[UInt32]>, depth: Int) -> RegExpNode {
+        var alternatives: [RegExpNode] = []
+        var endsHere = false
+        var i = strings.startIndex
+        while i < strings.endIndex {
+            let s = strings[i]
+            if s.count == depth { endsHere = true; i += 1; continue }
+            var j = i + 1
+            while j < strings.endIndex && strings[j].count > depth && strings[j][depth] == s[depth] { j += 1 }
+            let rest = trieNode(strings[i..<j], depth: depth + 1)
+            if case .empty = rest {
+                alternatives.append(.character(s[depth]))
+            } else if case .sequence(let terms) = rest {
+                alternatives.append(.sequence([.character(s[depth])] + terms))
+            } else {
+                alternatives.append(.sequence([.character(s[depth]), rest]))
+            }
+            i = j
+        }
+        if endsHere && !alternatives.isEmpty { alternatives.append(.empty) }
+        switch alternatives.count {
+        case 0: return .empty
+        case 1: return alternatives[0]
+        default: return .alternation(alternatives)
         }
     }
 
@@ -495,6 +566,7 @@ struct RegExpCompiler {
         case .alternation(let alts): return alts.contains { canBeEmpty($0) }
         case .capture(_, _, let body): return canBeEmpty(body)
         case .quantifier(let q): return q.min == 0 || canBeEmpty(q.body)
+        case .modifiers(let m): return canBeEmpty(m.body)
         default: return true
         }
     }
@@ -613,6 +685,10 @@ struct RegExpCompiler {
             return (s, n || q.min == 0)
         case .backReference:
             return nil
+        case .modifiers(let m):
+            var inner = self
+            inner.apply(m)
+            return inner.startSet(m.body)
         }
     }
 

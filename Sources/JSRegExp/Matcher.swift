@@ -255,16 +255,17 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         return (c, 1)
     }
 
-    @inline(__always) func isWord(_ c: UInt32) -> Bool {
+    /// `ic`: Unicode mode ignoring case, where U+017F and U+212A are word characters too.
+    @inline(__always) func isWord(_ c: UInt32, _ ic: Bool) -> Bool {
         if c < 128 {
             return (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
         }
-        return unicode && ignoreCase && (c == 0x17F || c == 0x212A)
+        return ic && (c == 0x17F || c == 0x212A)
     }
 
-    @inline(__always) func wordAt(_ i: Int) -> Bool {
+    @inline(__always) func wordAt(_ i: Int, _ ic: Bool = false) -> Bool {
         if i < 0 || i >= end { return false }
-        return isWord(unit(i))
+        return isWord(unit(i), ic)
     }
 
     /// Matches the atom at `pc` at `pos`, advancing `pos`.
@@ -357,6 +358,9 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
             case Op.wordB, Op.notWordB:
                 let b = wordAt(pos - 1) != wordAt(pos)
                 if b == (code[pc] == Op.wordB) { pc += 1 } else { failed = true }
+            case Op.wordBIC, Op.notWordBIC:
+                let b = wordAt(pos - 1, true) != wordAt(pos, true)
+                if b == (code[pc] == Op.wordBIC) { pc += 1 } else { failed = true }
             case Op.goto:
                 pc = Int(code[pc + 1])
             case Op.split:

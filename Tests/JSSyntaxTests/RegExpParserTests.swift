@@ -151,7 +151,8 @@ func quantifierErrors(_ pattern: String, _ flagText: String) {
 // MARK: - Groups
 
 @Test(arguments: [
-    "(", ")", "(a", "a)", "(?", "(?a)", "(?i:a)", "(?-i:a)", "(?<", "(?<a", "(?<=a", "((a)", "[(])",
+    "(", ")", "(a", "a)", "(?", "(?a)", "(?-:a)", "(?ii:a)", "(?i-i:a)", "(?x:a)", "(?i)a", "(?<", "(?<a",
+    "(?<=a", "((a)", "[(])",
 ])
 func groupErrors(_ pattern: String) {
     #expect(error(pattern) != nil, "\(pattern)")
@@ -162,7 +163,14 @@ func groupErrors(_ pattern: String) {
     #expect(error("a)")?.message == "Unmatched ')'")
     #expect(error("a)")?.offset == 1)
     #expect(error("(a")?.message == "Unterminated group")
-    #expect(error("(?i:a)")?.message == "Invalid group")
+    #expect(error("(?x:a)")?.message == "Invalid group")
+}
+
+@Test func modifiers() {
+    #expect(accepts("(?i:a)"))
+    #expect(accepts("(?-i:a)"))
+    #expect(accepts("(?ims-:a)"))
+    #expect(accepts("(?m-is:a)+"))
 }
 
 // MARK: - Escapes without u
@@ -339,7 +347,7 @@ func classErrors(_ pattern: String, _ flagText: String) {
 }
 
 @Test(arguments: [
-    "(?<a>a)(?<a>a)", "(?<a>a)(?<b>b)(?<a>a)", "(?<a>x)|(?<a>y)", "(?<>a)", "(?<42a>a)", "(?<:a>a)", "(?<a:>a)",
+    "(?<a>a)(?<a>a)", "(?<a>a)(?<b>b)(?<a>a)", "(?:(?<a>x)|y)(?<a>z)", "(?<>a)", "(?<42a>a)", "(?<:a>a)", "(?<a:>a)",
     "(?<aa)", "(?<a\\>.)", "(?<\\>.)", "(?<❤>a)", "(?<$❞>a)", "(?<𐒤>a)", "(?<a\\uD83D\\uDF12>.)",
     "(?<a\\uD801>.)", "(?<a\\uDCA4>.)", "(?<a\\u{1F08B}>.)", "(?<a\\u{110000}>.)", "(?<🦊>fox)", "(?<𝟚the>the)",
     "(?<a\\x61>.)", "(?<\\u{}>.)", "(?<a\\u00>.)",
@@ -349,6 +357,11 @@ func classErrors(_ pattern: String, _ flagText: String) {
 func namedGroupErrors(_ pattern: String) {
     #expect(error(pattern) != nil, "\(pattern)")
     #expect(error(pattern, "u") != nil, "\(pattern) u")
+}
+
+@Test func duplicateNamesInAlternatives() {
+    #expect(accepts("(?<a>x)|(?<a>y)"))
+    #expect(accepts("(?:(?<a>x)|(?<a>y))\\k<a>"))
 }
 
 @Test func loneSurrogatesInNames() {

@@ -512,6 +512,7 @@ extension Runtime {
         let speciesGetter = try makeNativeFunction("get [Symbol.species]", length: 0) { _, this, _, _ in this }
         _ = try defineOwnProperty(ctor, symbolKey(wellKnown.species),
                                   PropertyDescriptor(get: Value(cell: speciesGetter.cell), set: .undefined, enumerable: false, configurable: true))
+        try installRegExpEscape(ctor)
 
         let exec = try method(proto, "exec", 1) { rt, this, args, _ throws(JSException) in
             guard rt.isRegExpObject(this) else { throw try rt.typeError("RegExp.prototype.exec called on incompatible receiver") }

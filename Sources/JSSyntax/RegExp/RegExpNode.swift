@@ -33,6 +33,24 @@ public enum RegExpNode: Sendable, Equatable {
     case backReference(index: Int, name: String?)
     /// A term with `*`, `+`, `?` or `{n,m}`.
     indirect case quantifier(RegExpQuantifier)
+    /// `(?ims-ims:...)`: the body with flags `i`, `m`, `s` turned on or off.
+    indirect case modifiers(RegExpModifiers)
+}
+
+/// A modifiers group `(?i-m:...)`: each flag is `nil` (unchanged), `true` (added) or `false`
+/// (removed) for the body.
+public struct RegExpModifiers: Sendable, Equatable {
+    public var ignoreCase: Bool?
+    public var multiline: Bool?
+    public var dotAll: Bool?
+    public var body: RegExpNode
+
+    public init(ignoreCase: Bool?, multiline: Bool?, dotAll: Bool?, body: RegExpNode) {
+        self.ignoreCase = ignoreCase
+        self.multiline = multiline
+        self.dotAll = dotAll
+        self.body = body
+    }
 }
 
 /// `^`, `$`, `\b`, `\B`.

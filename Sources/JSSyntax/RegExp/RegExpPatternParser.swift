@@ -23,7 +23,7 @@ private enum C {
     static let lbracket = 0x5B, backslash = 0x5C, rbracket = 0x5D, caret = 0x5E
     static let lbrace = 0x7B, pipe = 0x7C, rbrace = 0x7D
     static let B = 0x42, D = 0x44, P = 0x50, S = 0x53, W = 0x57
-    static let b = 0x62, c = 0x63, d = 0x64, f = 0x66, k = 0x6B, n = 0x6E, p = 0x70, q = 0x71
+    static let b = 0x62, c = 0x63, d = 0x64, f = 0x66, i = 0x69, k = 0x6B, m = 0x6D, n = 0x6E, p = 0x70, q = 0x71
     static let r = 0x72, s = 0x73, t = 0x74, u = 0x75, v = 0x76, w = 0x77, x = 0x78
 }
 
@@ -144,6 +144,9 @@ struct RegExpPatternParser {
     private var captureCount = 0
     private var groupNames: [(name: String, index: Int)] = []
     private var groupIndexByName: [String: Int] = [:]
+    /// For each group name, where its groups are (see `parseGroupOpening`).
+    private var groupPaths: [String: [[(id: Int, alternative: Int)]]] = [:]
+    private var frameCount = 0
     private var pendingReferences: [(name: String, offset: Int)] = []
 
     /// Whether a `\k<name>` came before its group (the caller then parses again).
@@ -257,11 +260,14 @@ struct RegExpPatternParser {
             case root
             case capture(index: Int, name: String?)
             case nonCapturing
+            case modifiers(ignoreCase: Bool?, multiline: Bool?, dotAll: Bool?)
             case lookahead(negated: Bool)
             case lookbehind(negated: Bool)
         }
 
         var kind: Kind
+        /// Identifies the group's disjunction (for duplicate group names).
+        var id = 0
         /// `captureCount` before the group opened.
         var capturesBefore: Int
         var alternatives: [RegExpNode] = []
@@ -320,6 +326,9 @@ struct RegExpPatternParser {
                                            capturesBefore: closed.capturesBefore, to: &frame.terms)
                 case .nonCapturing:
                     try appendQuantifiable(body, capturesBefore: closed.capturesBefore, to: &frame.terms)
+                case .modifiers(let i, let m, let s):
+                    let node = RegExpNode.modifiers(RegExpModifiers(ignoreCase: i, multiline: m, dotAll: s, body: body))
+                    try appendQuantifiable(node, capturesBefore: closed.capturesBefore, to: &frame.terms)
                 case .lookahead(let negated):
                     let node = RegExpNode.lookaround(RegExpLookaround(behind: false, negated: negated, body: body))
                     if unicodeMode {
@@ -333,21 +342,25 @@ struct RegExpPatternParser {
                 }
             case C.lparen:
                 let capturesBefore = captureCount
-                let kind = try parseGroupOpening()
+                var path = stack.map { (id: $0.id, alternative: $0.alternatives.count) }
+                path.append((frame.id, frame.alternatives.count))
+                let kind = try parseGroupOpening(path: path)
                 if depth >= RegExpParser.maxNestingDepth {
                     throw error("regular expression too deeply nested")
                 }
                 depth += 1
                 stack.append(frame)
-                frame = GroupFrame(kind: kind, capturesBefore: capturesBefore)
+                frameCount += 1
+                frame = GroupFrame(kind: kind, id: frameCount, capturesBefore: capturesBefore)
             default:
                 try parseTerm(into: &frame.terms)
             }
         }
     }
 
-    /// Reads `(`, `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` or `(?<name>`.
-    private mutating func parseGroupOpening() throws(RegExpSyntaxError) -> GroupFrame.Kind {
+    /// Reads `(`, `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>` or `(?ims-ims:`. `path` lists,
+    /// from the root, each enclosing disjunction and the alternative the group is in.
+    private mutating func parseGroupOpening(path: [(id: Int, alternative: Int)]) throws(RegExpSyntaxError) -> GroupFrame.Kind {
         let start = pos
         pos += 1
         guard cur == C.question else {
@@ -377,17 +390,48 @@ struct RegExpPatternParser {
                 let nameStart = pos
                 let name = try parseGroupName()
                 captureCount += 1
-                if groupIndexByName[name] != nil {
-                    throw error("Duplicate capture group name", at: nameStart)
+                // A name may repeat only in different alternatives of some disjunction
+                // (22.2.1.1), i.e. where the two groups can never both participate.
+                for other in groupPaths[name] ?? [] {
+                    var exclusive = false
+                    for (a, b) in zip(other, path) {
+                        if a.id != b.id { break }
+                        if a.alternative != b.alternative { exclusive = true; break }
+                    }
+                    if !exclusive { throw error("Duplicate capture group name", at: nameStart) }
                 }
-                groupIndexByName[name] = captureCount
+                groupPaths[name, default: []].append(path)
+                if groupIndexByName[name] == nil { groupIndexByName[name] = captureCount }
                 groupNames.append((name, captureCount))
                 return .capture(index: captureCount, name: name)
             }
+        case C.i, C.m, C.s, C.minus:
+            return try parseModifiers(start: start)
         default:
-            // Includes modifiers `(?i:...)`, not part of ECMAScript 2024.
             throw error("Invalid group", at: start)
         }
+    }
+
+    /// `(?ims-ims:` (the `(` is read, `pos` is at `?`): RegularExpressionModifiers.
+    private mutating func parseModifiers(start: Int) throws(RegExpSyntaxError) -> GroupFrame.Kind {
+        pos += 1
+        var values: [Int: Bool] = [:]
+        var adding = true
+        while true {
+            let c = cur
+            if c == C.colon { pos += 1; break }
+            if c == C.minus && adding {
+                adding = false
+                pos += 1
+                continue
+            }
+            guard c == C.i || c == C.m || c == C.s else { throw error("Invalid group", at: start) }
+            if values[c] != nil { throw error("Repeated flag in modifiers", at: start) }
+            values[c] = adding
+            pos += 1
+        }
+        if !adding && values.isEmpty { throw error("Invalid group modifiers", at: start) }
+        return .modifiers(ignoreCase: values[C.i], multiline: values[C.m], dotAll: values[C.s])
     }
 
     // MARK: - Terms
