@@ -3,6 +3,11 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <sys/prctl.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <errno.h>
 
 __attribute__((noinline))
 void sable_with_spilled_registers(void (*visit)(void *low, void *context), void *context) {
@@ -45,4 +50,20 @@ int sable_fix_mmap_threshold(size_t bytes) {
 
 int sable_seccomp_mode(void) {
     return prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+}
+
+void sable_sleep_nanoseconds(uint64_t nanoseconds) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int word = 0;
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uint64_t elapsed = (uint64_t)(now.tv_sec - start.tv_sec) * 1000000000ull
+            + (uint64_t)(now.tv_nsec - start.tv_nsec);
+        if (elapsed >= nanoseconds) return;
+        uint64_t left = nanoseconds - elapsed;
+        struct timespec timeout = { (time_t)(left / 1000000000ull), (long)(left % 1000000000ull) };
+        // Returns at the timeout (ETIMEDOUT) or early on a signal (EINTR): loop on the clock.
+        syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &timeout, NULL, 0);
+    }
 }

@@ -26,4 +26,9 @@ int sable_fix_mmap_threshold(size_t bytes);
 /// (prctl is variadic: Swift cannot call it.)
 int sable_seccomp_mode(void);
 
+/// Sleeps for `nanoseconds` (a relative timeout) by waiting on a private futex word that
+/// nothing wakes: the one way to sleep that the locked worker's policy allows
+/// (FUTEX_WAIT_PRIVATE; nanosleep and clock_nanosleep are not on its list).
+void sable_sleep_nanoseconds(uint64_t nanoseconds);
+
 #endif

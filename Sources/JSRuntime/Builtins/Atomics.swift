@@ -4,6 +4,7 @@
 // plain read-modify-write of the buffer. `wait` blocks the agent for the timeout (no
 // other agent can notify it); `notify` wakes no one (there are no waiters).
 
+import CSableSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -118,11 +119,8 @@ extension Runtime {
             throw try typeError("Atomics.wait: waiting without a timeout would block forever (this host has one agent)")
         }
         // No other agent can notify: the wait ends at the timeout.
-        if t > 0 {
-            var ts = timespec(tv_sec: Int(t / 1000), tv_nsec: Int((t.truncatingRemainder(dividingBy: 1000)) * 1_000_000))
-            var rem = timespec()
-            while nanosleep(&ts, &rem) != 0 { ts = rem }
-        }
+        // (A futex wait: the locked worker may not call nanosleep.)
+        if t > 0 { sable_sleep_nanoseconds(UInt64(min(t, 9.2e12) * 1_000_000)) }
         return try makeString("timed-out")
     }
 
