@@ -201,6 +201,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case createArguments
     case createMappedArguments
     case createRest
+    /// `using` (hint 0) / `await using` (hint 1): AddDisposableResource
+    case addDisposable
+    /// DisposeResources at the scope's end; kind 1: value was thrown
+    case disposeResources
+    /// the same for `await using`: dst = a promise to await, or undefined
+    case disposeResourcesAsync
     case debugger
     case nop
 }
@@ -282,6 +288,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return [.reg, .reg, .reg]
         case .createArguments, .createMappedArguments: return [.reg]
         case .createRest: return [.reg, .imm]
+        case .addDisposable: return [.reg, .reg, .imm]
+        case .disposeResources: return [.reg, .reg, .reg]
+        case .disposeResourcesAsync: return [.reg, .reg, .reg, .reg]
         }
     }
 
@@ -361,6 +370,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return ["pair", "value", "generator"]
         case .createArguments, .createMappedArguments: return ["dst"]
         case .createRest: return ["dst", "skip"]
+        case .addDisposable: return ["list", "value", "hint"]
+        case .disposeResources: return ["list", "kind", "value"]
+        case .disposeResourcesAsync: return ["dst", "list", "kind", "value"]
         }
     }
 
@@ -440,6 +452,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return "Suspend"
         case .createArguments, .createMappedArguments: return "Arguments"
         case .createRest: return "CreateRest"
+        case .addDisposable: return "AddDisposable"
+        case .disposeResources: return "DisposeResources"
+        case .disposeResourcesAsync: return "DisposeResourcesAsync"
         }
     }
 
@@ -449,8 +464,8 @@ extension Opcode {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
         case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await: return 4
-        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread: return 5
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
     }
@@ -1472,6 +1487,54 @@ public enum Op {
         @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             skip = ins[pc + 2]
+        }
+    }
+    /// addDisposable
+    @frozen public struct AddDisposable {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let list: Int
+        /// reg
+        public let value: Int
+        /// imm
+        public let hint: Int32
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            list = Int(ins[pc + 1])
+            value = Int(ins[pc + 2])
+            hint = ins[pc + 3]
+        }
+    }
+    /// disposeResources
+    @frozen public struct DisposeResources {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let list: Int
+        /// reg
+        public let kind: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            list = Int(ins[pc + 1])
+            kind = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
+        }
+    }
+    /// disposeResourcesAsync
+    @frozen public struct DisposeResourcesAsync {
+        @inlinable public static var length: Int { 5 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let list: Int
+        /// reg
+        public let kind: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            list = Int(ins[pc + 2])
+            kind = Int(ins[pc + 3])
+            value = Int(ins[pc + 4])
         }
     }
 }

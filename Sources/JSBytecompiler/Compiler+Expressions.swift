@@ -344,8 +344,8 @@ extension FunctionCompiler {
             emit(.hasPrivate, r, o, k)
             nextRegister = m
             return r
-        case .taggedTemplate:
-            throw error("this expression is not supported by the interpreter yet", e.span.start)
+        case .taggedTemplate(let tag, let quasi):
+            return try taggedTemplate(tag, quasi, into: dst, span: e.span)
         }
     }
 

@@ -1120,6 +1120,18 @@ extension Runtime {
                 a.arrayLength = UInt32(n)
                 r[op.dst] = Value(cell: a.cell)
                 pc += Op.CreateRest.length
+            case .addDisposable:
+                let op = Op.AddDisposable(ins, pc)
+                try addDisposableResource(r[op.list], r[op.value], async: op.hint != 0)
+                pc += Op.AddDisposable.length
+            case .disposeResources:
+                let op = Op.DisposeResources(ins, pc)
+                try disposeUsingScope(r[op.list], kind: r[op.kind], value: r[op.value])
+                pc += Op.DisposeResources.length
+            case .disposeResourcesAsync:
+                let op = Op.DisposeResourcesAsync(ins, pc)
+                r[op.dst] = try disposeUsingScopeAsync(r[op.list], kind: r[op.kind], value: r[op.value])
+                pc += Op.DisposeResourcesAsync.length
             case .debugger, .nop:
                 pc += Op.NoOperands.length
             }
