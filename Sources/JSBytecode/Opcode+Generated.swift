@@ -153,6 +153,10 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     /// dst = iterator.return(); jumps if there is no return method
     case asyncIteratorReturn
     case throwIfNotObject
+    /// async yield*: dst = next/throw/return (mode pair + 1) of the inner iterator with pair; jumps if it has no such method
+    case asyncDelegateCall
+    /// async yield*: pair = IteratorValue of the awaited result; jumps when done
+    case asyncDelegateResult
     case newObject
     case newArray
     case arrayPush
@@ -260,6 +264,8 @@ extension Opcode {
         case .setHomeObject: return [.reg, .reg]
         case .asyncIteratorResult: return [.reg, .reg, .jump]
         case .asyncIteratorReturn: return [.reg, .reg, .jump]
+        case .asyncDelegateCall: return [.reg, .reg, .reg, .jump]
+        case .asyncDelegateResult: return [.reg, .reg, .jump]
         case .newArray: return [.reg, .reg, .imm]
         case .arrayPush: return [.reg, .reg]
         case .arraySpread: return [.reg, .reg]
@@ -342,6 +348,8 @@ extension Opcode {
         case .setHomeObject: return ["function", "home"]
         case .asyncIteratorResult: return ["dst", "result", "done"]
         case .asyncIteratorReturn: return ["dst", "record", "noReturn"]
+        case .asyncDelegateCall: return ["dst", "pair", "record", "noMethod"]
+        case .asyncDelegateResult: return ["pair", "result", "done"]
         case .newArray: return ["dst", "first", "count"]
         case .arrayPush: return ["array", "value"]
         case .arraySpread: return ["array", "iterable"]
@@ -424,6 +432,8 @@ extension Opcode {
         case .setHomeObject: return "SetHomeObject"
         case .asyncIteratorResult: return "AsyncIteratorResult"
         case .asyncIteratorReturn: return "AsyncIteratorReturn"
+        case .asyncDelegateCall: return "AsyncDelegateCall"
+        case .asyncDelegateResult: return "AsyncDelegateResult"
         case .newArray: return "NewArray"
         case .arrayPush: return "ArrayPush"
         case .arraySpread: return "ArraySpread"
@@ -464,8 +474,8 @@ extension Opcode {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
         case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
-        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
     }
@@ -1103,6 +1113,39 @@ public enum Op {
             dst = Int(ins[pc + 1])
             record = Int(ins[pc + 2])
             noReturn = Int(ins[pc + 3])
+        }
+    }
+    /// asyncDelegateCall
+    @frozen public struct AsyncDelegateCall {
+        @inlinable public static var length: Int { 5 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let pair: Int
+        /// reg
+        public let record: Int
+        /// jump
+        public let noMethod: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            pair = Int(ins[pc + 2])
+            record = Int(ins[pc + 3])
+            noMethod = Int(ins[pc + 4])
+        }
+    }
+    /// asyncDelegateResult
+    @frozen public struct AsyncDelegateResult {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let pair: Int
+        /// reg
+        public let result: Int
+        /// jump
+        public let done: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            pair = Int(ins[pc + 1])
+            result = Int(ins[pc + 2])
+            done = Int(ins[pc + 3])
         }
     }
     /// newArray

@@ -1079,6 +1079,17 @@ extension Runtime {
                 } else {
                     pc += op.noReturn
                 }
+            case .asyncDelegateCall:
+                let op = Op.AsyncDelegateCall(ins, pc)
+                if let v = try asyncDelegateCall(r + op.pair, r + op.record) {
+                    r[op.dst] = v
+                    pc += Op.AsyncDelegateCall.length
+                } else {
+                    pc += op.noMethod
+                }
+            case .asyncDelegateResult:
+                let op = Op.AsyncDelegateResult(ins, pc)
+                if try asyncDelegateResult(r + op.pair, r[op.result]) { pc += op.done } else { pc += Op.AsyncDelegateResult.length }
             case .throwIfNotObject:
                 let op = Op.Value(ins, pc)
                 if !isObject(r[op.value]) { throw try typeError("Iterator result \(try describeForError(r[op.value])) is not an object") }
