@@ -155,6 +155,10 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     /// dst = iterator.return(); jumps if there is no return method
     case asyncIteratorReturn
     case throwIfNotObject
+    /// async yield*: dst = next/throw/return (mode pair + 1) of the inner iterator with pair; jumps if it has no such method
+    case asyncDelegateCall
+    /// async yield*: pair = IteratorValue of the awaited result; jumps when done
+    case asyncDelegateResult
     case newObject
     case newArray
     case arrayPush
@@ -203,6 +207,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case createArguments
     case createMappedArguments
     case createRest
+    /// `using` (hint 0) / `await using` (hint 1): AddDisposableResource
+    case addDisposable
+    /// DisposeResources at the scope's end; kind 1: value was thrown
+    case disposeResources
+    /// the same for `await using`: dst = a promise to await, or undefined
+    case disposeResourcesAsync
     case debugger
     case nop
 }
@@ -256,6 +266,8 @@ extension Opcode {
         case .setHomeObject: return [.reg, .reg]
         case .asyncIteratorResult: return [.reg, .reg, .jump]
         case .asyncIteratorReturn: return [.reg, .reg, .jump]
+        case .asyncDelegateCall: return [.reg, .reg, .reg, .jump]
+        case .asyncDelegateResult: return [.reg, .reg, .jump]
         case .newArray: return [.reg, .reg, .imm]
         case .arrayPush: return [.reg, .reg]
         case .arraySpread: return [.reg, .reg]
@@ -284,6 +296,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return [.reg, .reg, .reg]
         case .createArguments, .createMappedArguments: return [.reg]
         case .createRest: return [.reg, .imm]
+        case .addDisposable: return [.reg, .reg, .imm]
+        case .disposeResources: return [.reg, .reg, .reg]
+        case .disposeResourcesAsync: return [.reg, .reg, .reg, .reg]
         }
     }
 
@@ -335,6 +350,8 @@ extension Opcode {
         case .setHomeObject: return ["function", "home"]
         case .asyncIteratorResult: return ["dst", "result", "done"]
         case .asyncIteratorReturn: return ["dst", "record", "noReturn"]
+        case .asyncDelegateCall: return ["dst", "pair", "record", "noMethod"]
+        case .asyncDelegateResult: return ["pair", "result", "done"]
         case .newArray: return ["dst", "first", "count"]
         case .arrayPush: return ["array", "value"]
         case .arraySpread: return ["array", "iterable"]
@@ -363,6 +380,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return ["pair", "value", "generator"]
         case .createArguments, .createMappedArguments: return ["dst"]
         case .createRest: return ["dst", "skip"]
+        case .addDisposable: return ["list", "value", "hint"]
+        case .disposeResources: return ["list", "kind", "value"]
+        case .disposeResourcesAsync: return ["dst", "list", "kind", "value"]
         }
     }
 
@@ -414,6 +434,8 @@ extension Opcode {
         case .setHomeObject: return "SetHomeObject"
         case .asyncIteratorResult: return "AsyncIteratorResult"
         case .asyncIteratorReturn: return "AsyncIteratorReturn"
+        case .asyncDelegateCall: return "AsyncDelegateCall"
+        case .asyncDelegateResult: return "AsyncDelegateResult"
         case .newArray: return "NewArray"
         case .arrayPush: return "ArrayPush"
         case .arraySpread: return "ArraySpread"
@@ -442,6 +464,9 @@ extension Opcode {
         case .yield, .yieldDelegate, .await: return "Suspend"
         case .createArguments, .createMappedArguments: return "Arguments"
         case .createRest: return "CreateRest"
+        case .addDisposable: return "AddDisposable"
+        case .disposeResources: return "DisposeResources"
+        case .disposeResourcesAsync: return "DisposeResourcesAsync"
         }
     }
 
@@ -451,8 +476,8 @@ extension Opcode {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
         case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await: return 4
-        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .copyDataProperties, .callSpread, .constructSpread: return 5
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
     }
@@ -1092,6 +1117,39 @@ public enum Op {
             noReturn = Int(ins[pc + 3])
         }
     }
+    /// asyncDelegateCall
+    @frozen public struct AsyncDelegateCall {
+        @inlinable public static var length: Int { 5 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let pair: Int
+        /// reg
+        public let record: Int
+        /// jump
+        public let noMethod: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            pair = Int(ins[pc + 2])
+            record = Int(ins[pc + 3])
+            noMethod = Int(ins[pc + 4])
+        }
+    }
+    /// asyncDelegateResult
+    @frozen public struct AsyncDelegateResult {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let pair: Int
+        /// reg
+        public let result: Int
+        /// jump
+        public let done: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            pair = Int(ins[pc + 1])
+            result = Int(ins[pc + 2])
+            done = Int(ins[pc + 3])
+        }
+    }
     /// newArray
     @frozen public struct NewArray {
         @inlinable public static var length: Int { 4 }
@@ -1474,6 +1532,54 @@ public enum Op {
         @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
             skip = ins[pc + 2]
+        }
+    }
+    /// addDisposable
+    @frozen public struct AddDisposable {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let list: Int
+        /// reg
+        public let value: Int
+        /// imm
+        public let hint: Int32
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            list = Int(ins[pc + 1])
+            value = Int(ins[pc + 2])
+            hint = ins[pc + 3]
+        }
+    }
+    /// disposeResources
+    @frozen public struct DisposeResources {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let list: Int
+        /// reg
+        public let kind: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            list = Int(ins[pc + 1])
+            kind = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
+        }
+    }
+    /// disposeResourcesAsync
+    @frozen public struct DisposeResourcesAsync {
+        @inlinable public static var length: Int { 5 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let list: Int
+        /// reg
+        public let kind: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            list = Int(ins[pc + 2])
+            kind = Int(ins[pc + 3])
+            value = Int(ins[pc + 4])
         }
     }
 }

@@ -289,9 +289,8 @@ extension FunctionCompiler {
             let m = nextRegister
             let pair = temps(2)     // pair: the value sent in, pair + 1: the resume mode
             if delegate && code.isAsync {
-                throw error("yield* in async generators is not supported by the interpreter yet", e.span.start)
-            }
-            if delegate {
+                try asyncYieldDelegate(argument!, pair: pair, generator: g)
+            } else if delegate {
                 let iterable = try expression(argument!, into: nil)
                 let rec = temps(3)
                 emit(.getIterator, rec, iterable)
@@ -344,8 +343,8 @@ extension FunctionCompiler {
             emit(.hasPrivate, r, o, k)
             nextRegister = m
             return r
-        case .taggedTemplate:
-            throw error("this expression is not supported by the interpreter yet", e.span.start)
+        case .taggedTemplate(let tag, let quasi):
+            return try taggedTemplate(tag, quasi, into: dst, span: e.span)
         }
     }
 

@@ -246,7 +246,7 @@ extension FunctionCompiler {
                 emit(.generatorStart, g)
             }
             loadThisRegister(fn)
-            for s in fn.body { try statement(s) }
+            try withDisposal(of: fn.body) { fc throws(CompileError) in for s in fn.body { try fc.statement(s) } }
         }
         finish()
     }

@@ -108,7 +108,7 @@ extension Compiler {
             bc.generatorRegister = g
             bc.emit(.generatorStart, g)
         }
-        for s in program.body { try bc.statement(s) }
+        try bc.withDisposal(of: program.body) { fc throws(CompileError) in for s in program.body { try fc.statement(s) } }
         bc.finish()
         return CompiledModule(info: info, initCode: initCode, bodyCode: bodyCode, slotNames: cs.slotNames,
                               importNames: importNames, source: program.source)

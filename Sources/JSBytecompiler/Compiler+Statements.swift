@@ -167,7 +167,7 @@ extension FunctionCompiler {
         if let scope = b.scope {
             enterScope(scope)
             try hoistFunctions(b.body)
-            try statements(b.body)
+            try withDisposal(of: b.body) { fc throws(CompileError) in try fc.statements(b.body) }
             exitScope()
         } else {
             try statements(b.body)
@@ -175,6 +175,7 @@ extension FunctionCompiler {
     }
 
     func variableDeclaration(_ d: VariableDeclaration) throws(CompileError) {
+        if d.kind.isUsing { return try usingDeclaration(d) }
         for decl in d.declarations {
             let mark = nextRegister
             if let initializer = decl.initializer {
@@ -227,6 +228,16 @@ extension FunctionCompiler {
     }
 
     func forStatement(_ initializer: ForInit?, _ test: Expr?, _ update: Expr?, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
+        if case .variable(let d)? = initializer, d.kind.isUsing {
+            // The head's resources are disposed when the loop ends.
+            return try withDisposal(isAsync: d.kind == .awaitUsing) { fc throws(CompileError) in
+                try fc.forStatementBody(initializer, test, update, body, scope)
+            }
+        }
+        try forStatementBody(initializer, test, update, body, scope)
+    }
+
+    func forStatementBody(_ initializer: ForInit?, _ test: Expr?, _ update: Expr?, _ body: Stmt, _ scope: Scope?) throws(CompileError) {
         let cs: CompileScope? = scope.map { enterScope($0) }
         switch initializer {
         case .variable(let d)?: try variableDeclaration(d)
@@ -316,12 +327,20 @@ extension FunctionCompiler {
         let perIteration = cs?.hasEnvironment == true
         if perIteration { emit(.copyScope) }
         switch left {
+        case .variable(let kind, let pattern) where kind.isUsing:
+            // Each iteration's resource is disposed at the end of that iteration.
+            try withDisposal(isAsync: kind == .awaitUsing) { fc throws(CompileError) in
+                fc.emit(.addDisposable, fc.disposalLists.last!.register, value, kind == .awaitUsing ? 1 : 0)
+                try fc.bindPattern(pattern, valueRegister: value, initialize: true)
+                try fc.statement(body)
+            }
         case .variable(let kind, let pattern):
             try bindPattern(pattern, valueRegister: value, initialize: kind != .var)
+            try statement(body)
         case .target(let pattern):
             try assignPattern(pattern, valueRegister: value)
+            try statement(body)
         }
-        try statement(body)
         let continueHere = pc
         for j in jumps[jumps.count - 1].continueJumps { patch(j, to: continueHere) }
         jumps[jumps.count - 1].continueJumps = []

@@ -137,6 +137,8 @@ final class FunctionCompiler {
     var pendingLabels: [String] = []
     /// Active `finally` blocks, innermost last.
     var finallies: [FinallyContext] = []
+    /// Enclosing `using` scopes, innermost last: the register of each one's resource list.
+    var disposalLists: [(register: Int, isAsync: Bool)] = []
     /// Registers that hold bindings (not temporaries).
     var bindingRegisters: Set<Int> = []
     /// Generators: the register holding the generator object (set by `generatorStart`).

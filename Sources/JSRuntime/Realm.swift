@@ -96,6 +96,9 @@ public final class Realm {
     public var asyncGeneratorPrototype: JSObject!
     public var asyncFromSyncIteratorPrototype: JSObject!
     var asyncGeneratorFunctionShape: UnsafeMutableRawPointer!
+    /// %AsyncFunction.prototype% and the root shape of async functions (Builtins/AsyncFunctions.swift).
+    public var asyncFunctionPrototype: JSObject!
+    var asyncFunctionShape: UnsafeMutableRawPointer!
     public var promiseConstructor: JSObject!
     /// Pending jobs (see Promise.swift).
     var jobQueue: JSObject!
@@ -174,7 +177,7 @@ public final class Realm {
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
                   generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue,
                   asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype,
-                  stringIteratorPrototype, datePrototype, bigintPrototype, weakRefPrototype, finalizationRegistryPrototype] {
+                  asyncFunctionPrototype, stringIteratorPrototype, datePrototype, bigintPrototype, weakRefPrototype, finalizationRegistryPrototype] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,
@@ -196,7 +199,7 @@ public final class Realm {
         for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
         for (_, o) in errorConstructors { m.mark(cell: o.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,
-                  prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee,
+                  asyncFunctionShape, prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee,
                   functionApply?.cell, functionCall?.cell] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }

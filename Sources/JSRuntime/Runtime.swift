@@ -128,6 +128,9 @@ public final class Runtime {
     var suppressedErrorPrototype: JSObject?
     var suppressedErrorConstructor = Value.undefined
     var disposableStackPrototype: JSObject?
+    /// AsyncDisposableStack and the native bodies of async disposal (Builtins/AsyncDisposal.swift).
+    var asyncDisposableStackPrototype: JSObject?
+    var asyncDisposeStepIndex = 0, asyncDisposeSyncWrapperIndex = 0, returnUndefinedIndex = 0, asyncFromSyncCloseIndex = 0
     /// The realm's global object (the realm marks it), read by getGlobal without loading
     /// the realm first.
     var globalCell = UnsafeMutableRawPointer(bitPattern: 8)!

@@ -207,7 +207,14 @@ public struct Stmt: Sendable {
     public init(_ kind: StmtKind, _ span: Span) { self.kind = kind; self.span = span }
 }
 
-public enum VariableKind: String, Sendable { case `var`, `let`, `const` }
+public enum VariableKind: String, Sendable {
+    case `var`, `let`, `const`
+    /// `using` and `await using` (explicit resource management): const bindings whose
+    /// values are disposed when the enclosing block, loop iteration, function or module ends.
+    case using, awaitUsing
+
+    public var isUsing: Bool { self == .using || self == .awaitUsing }
+}
 
 public struct VariableDeclarator: Sendable {
     public var target: Pattern

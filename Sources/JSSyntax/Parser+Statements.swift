@@ -16,6 +16,14 @@ extension Parser {
         try checkStack()
         let startPos = start
         if type == .name && !lexer.s.containsEscape {
+            if let isAwait = try usingDeclarationAhead(inForHead: false) {
+                try checkUsingAllowed(context: context, isAwait: isAwait)
+                if isAwait { noteTopLevelAwait(); try next() }
+                try next()
+                let decl = try parseVar(kind: isAwait ? .awaitUsing : .using, isFor: false)
+                try semicolon()
+                return Stmt(.variable(decl), Span(startPos, lastEnd))
+            }
             switch keyword {
             case .var:
                 try next()
@@ -167,6 +175,52 @@ extension Parser {
         return false
     }
 
+    /// At `using x` or `await using x` (no line terminator before the binding, nor between
+    /// `await` and `using`): whether it is the `await` form; nil when the tokens start
+    /// something else (`using` is an identifier then).
+    func usingDeclarationAhead(inForHead: Bool) throws(ParseError) -> Bool? {
+        let isAwait: Bool
+        if keyword == .await {
+            guard canAwait else { return nil }
+            isAwait = true
+        } else if keyword == .none && lexer.nameValue == "using" {
+            isAwait = false
+        } else {
+            return nil
+        }
+        let snap = snapshot()
+        defer { restore(snap) }
+        if isAwait {
+            try next()
+            guard type == .name, !lexer.s.containsEscape, !lexer.s.newlineBefore, keyword == .none,
+                  lexer.nameValue == "using" else { return nil }
+        }
+        try next()
+        guard type == .name, !lexer.s.newlineBefore else { return nil }
+        if keyword == .in || keyword == .instanceof { return nil }
+        if inForHead && isContextual(.of) {
+            // `for (using of = x; ...)` declares `of`; `for (using of x)` and `for (using of of x)`
+            // iterate into the variable `using`.
+            try next()
+            if !(type == .eq || type == .semi) { return nil }
+            return isAwait
+        }
+        return isAwait
+    }
+
+    /// A using declaration is a declaration of a block, function body, class static block
+    /// or module: not of a script or eval code, nor directly of a case clause.
+    func checkUsingAllowed(context: StatementContext, isAwait: Bool) throws(ParseError) {
+        let what = isAwait ? "await using" : "using"
+        if context != .topLevel { throw error("'\(what)' declarations are not allowed in a single-statement context") }
+        if currentScope.flags.contains(.top) && !isModule {
+            throw error("'\(what)' declarations are not allowed at the top level of a script")
+        }
+        if scopeStack.count == switchCaseScopeDepth {
+            throw error("'\(what)' declarations are not allowed directly in a case clause")
+        }
+    }
+
     /// `async function` with no line terminator between.
     func isAsyncFunction() throws(ParseError) -> Bool {
         guard isContextual(.async) else { return false }
@@ -272,14 +326,15 @@ extension Parser {
             if kind != .var && isContextual(.let) {
                 throw error("let is disallowed as a lexically bound name")
             }
+            if kind.isUsing && type != .name { throw error("A using declaration binds an identifier, not a pattern") }
             let target = try parseBindingAtom()
             try declarePattern(target, mode: kind == .var ? .var : .lexical,
                                kind: kind == .var ? .var : kind == .let ? .let : .const)
             var initializer: Expr? = nil
             if try eat(.eq) {
                 initializer = try parseMaybeAssign(noIn: isFor)
-            } else if kind == .const && !(isFor && (type == .name && (keyword == .in || isContextual(.of)))) {
-                throw error("Missing initializer in const declaration")
+            } else if (kind == .const || kind.isUsing) && !(isFor && (type == .name && (keyword == .in || isContextual(.of)))) {
+                throw error("Missing initializer in \(kind == .const ? "const" : "using") declaration")
             } else if case .identifier = target.kind {
             } else if !(isFor && (isKeyword(.in) || isContextual(.of))) {
                 throw error("Missing initializer in destructuring declaration", at: targetStart)
@@ -313,10 +368,13 @@ extension Parser {
             if isAwait { throw unexpected(awaitAt) }
             return try parseForRest(startPos: startPos, initializer: nil, scope: scope)
         }
+        let usingAhead = type == .name && !lexer.s.containsEscape ? try usingDeclarationAhead(inForHead: true) : nil
         let isLet = isContextual(.let) ? try isLetDeclaration(context: .topLevel) : false
-        if (type == .name && !lexer.s.containsEscape && (keyword == .var || keyword == .const)) || isLet {
-            let kind: VariableKind = isLet ? .let : keyword == .var ? .var : .const
+        if (type == .name && !lexer.s.containsEscape && (keyword == .var || keyword == .const)) || isLet || usingAhead != nil {
+            let kind: VariableKind = usingAhead == true ? .awaitUsing : usingAhead == false ? .using
+                : isLet ? .let : keyword == .var ? .var : .const
             let declStart = start
+            if kind == .awaitUsing { noteTopLevelAwait(); try next() }
             try next()
             let decl = try parseVar(kind: kind, isFor: true)
             let isOf = isContextual(.of)
@@ -333,6 +391,7 @@ extension Parser {
                     }
                 }
                 if isAwait && !isOf { throw unexpected(awaitAt) }
+                if kind.isUsing && !isOf { throw error("A using declaration is not allowed in a for-in head", at: declStart) }
                 if isOf && kind == .var { try checkForOfVarAgainstCatch(d.target) }
                 return try parseForInOf(startPos: startPos, left: .variable(kind, d.target), isOf: isOf,
                                         isAwait: isAwait, scope: scope, varInitializer: d.initializer)
@@ -422,6 +481,9 @@ extension Parser {
         labels.append(Label(name: "", kind: .switch, statementStart: startPos))
         defer { labels.removeLast() }
         let scope = enterScope(.block, flags: [])
+        let outerSwitchDepth = switchCaseScopeDepth
+        switchCaseScopeDepth = scopeStack.count
+        defer { switchCaseScopeDepth = outerSwitchDepth }
         var cases: [SwitchCase] = []
         var sawDefault = false
         while type != .braceR {

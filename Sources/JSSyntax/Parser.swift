@@ -210,6 +210,9 @@ final class Parser {
     var isModule = false
     /// The module's import/export entries while it is parsed.
     var moduleInfo: ModuleInfo?
+    /// The scope depth of the switch whose case clauses are being parsed (a `using`
+    /// declaration may not be directly in a case clause); -1 outside.
+    var switchCaseScopeDepth = -1
 
     /// Positions of yield/await expressions in the current function (for arrow params).
     var yieldPos = -1

@@ -64,6 +64,7 @@ extension Runtime {
         try installGeneratorFunctionConstructor()
         try installPromise()
         try installAsyncGenerators()
+        try installAsyncFunctionConstructors()
         try installString()
         try installNumberAndBoolean()
         try installBigInt()

@@ -3,8 +3,16 @@
 //
 // A DisposableStack is an object of kind `.iterator` with `ResourceFlags.disposableStack`
 // (both iterator-helper bits): word 1 its [[DisposeCapability]], a private JS array of
-// resources as (this, method, hasArgument, argument) quadruples; word 2 its
-// [[DisposableState]] (true once disposed).
+// resources as (this, method, flags, argument) quadruples (flags: `DisposeFlags`); word 2
+// its [[DisposableState]] (true once disposed; an AsyncDisposableStack, which shares the
+// layout, holds the int32s 0 and 1 there instead, see AsyncDisposal.swift).
+
+/// A resource's flags in a dispose list.
+enum DisposeFlags {
+    static let hasArgument: Int32 = 1
+    /// An async-dispose resource (its method's result is awaited).
+    static let async: Int32 = 2
+}
 
 public enum ResourceFlags {
     /// A DisposableStack (kind `.iterator`).
@@ -14,7 +22,8 @@ public enum ResourceFlags {
 extension Runtime {
     func thisDisposableStack(_ v: Value, _ method: String) throws(JSException) -> JSObject {
         guard isObject(v), JSObject(v).kind == .iterator,
-              JSObject(v).flags & ResourceFlags.disposableStack == ResourceFlags.disposableStack else {
+              JSObject(v).flags & ResourceFlags.disposableStack == ResourceFlags.disposableStack,
+              JSObject(v).extraValue(2).isBool else {
             throw try typeError("DisposableStack.prototype.\(method) called on incompatible receiver \(try describeForError(v))")
         }
         return JSObject(v)
@@ -26,13 +35,17 @@ extension Runtime {
         }
     }
 
-    /// AddDisposableResource: appends (this, method, hasArgument, argument).
-    func addResource(_ s: JSObject, this: Value, method: Value, argument: Value?) throws(JSException) {
-        let list = JSObject(s.extraValue(1))
+    /// AddDisposableResource: appends (this, method, flags, argument).
+    func addResource(_ s: JSObject, this: Value, method: Value, argument: Value?, async: Bool = false) throws(JSException) {
+        try appendResource(JSObject(s.extraValue(1)), this: this, method: method, argument: argument, async: async)
+    }
+
+    func appendResource(_ list: JSObject, this: Value, method: Value, argument: Value?, async: Bool) throws(JSException) {
         let n = list.arrayLength
+        let flags = (argument != nil ? DisposeFlags.hasArgument : 0) | (async ? DisposeFlags.async : 0)
         try createDataProperty(list, .index(n), this)
         try createDataProperty(list, .index(n + 1), method)
-        try createDataProperty(list, .index(n + 2), Value(argument != nil))
+        try createDataProperty(list, .index(n + 2), Value(int32: flags))
         try createDataProperty(list, .index(n + 3), argument ?? .undefined)
     }
 
@@ -57,7 +70,7 @@ extension Runtime {
         var i = Int(list.arrayLength) / 4 - 1
         while i >= 0 {
             let e = list.elements!
-            let this = e[4 * i], method = e[4 * i + 1], hasArg = e[4 * i + 2].bits == Value.true.bits, arg = e[4 * i + 3]
+            let this = e[4 * i], method = e[4 * i + 1], hasArg = e[4 * i + 2].asInt32 & DisposeFlags.hasArgument != 0, arg = e[4 * i + 3]
             do throws(JSException) {
                 if !method.isUndefined {
                     if hasArg { _ = try call(method, this: this, arg) } else { _ = try call(method, this: this) }
@@ -158,6 +171,8 @@ extension Runtime {
             return v
         }
         try defineOwnProperty(dp, symbolKey(wellKnown.toStringTag), .data(try makeString("DisposableStack"), [.configurable]))
+
+        try installAsyncDisposal()
 
         // %Iterator.prototype%[@@dispose]()
         try symbolMethod(realm.iteratorPrototype, wellKnown.dispose, 0) { rt, this, _, _ throws(JSException) in

@@ -162,8 +162,9 @@ extension Runtime {
             let w = JSObject(this)
             let iterator = w.extraValue(1)
             var result: Value
+            // An absent argument is not passed on (the sync method sees no arguments).
             if method == "next" {
-                result = try call(w.extraValue(2), this: iterator, args.count > 0 ? args[0] : .undefined)
+                result = args.count > 0 ? try call(w.extraValue(2), this: iterator, args[0]) : try call(w.extraValue(2), this: iterator)
             } else {
                 guard let m = try getMethod(iterator, key(method)) else {
                     if method == "return" {
@@ -174,15 +175,32 @@ extension Runtime {
                     try iteratorClose(IteratorRecord(iterator: iterator, next: .undefined, done: false))
                     throw try typeError("The iterator does not provide a 'throw' method")
                 }
-                result = try call(m, this: iterator, args.count > 0 ? args[0] : .undefined)
+                result = args.count > 0 ? try call(m, this: iterator, args[0]) : try call(m, this: iterator)
             }
             guard isObject(result) else { throw try typeError("Iterator result \(try describeForError(result)) is not an object") }
             heap.pushRoot(result)
             defer { heap.popRoots(1) }
             let done = toBoolean(try get(JSObject(result), key(static: "done"), receiver: result))
             let value = try get(JSObject(result), key(static: "value"), receiver: result)
-            let valueWrapper = try promiseResolve(Value(cell: realm.promiseConstructor.cell), value)
+            // next and throw close the sync iterator when the value is a rejected promise
+            // (or cannot be made one); return does not.
+            let closeOnRejection = !done && method != "return"
+            let valueWrapper: Value
+            do throws(JSException) {
+                valueWrapper = try promiseResolve(Value(cell: realm.promiseConstructor.cell), value)
+            } catch {
+                if closeOnRejection { iteratorCloseOnThrow(IteratorRecord(iterator: iterator, next: .undefined, done: false)) }
+                throw error
+            }
             heap.pushRoot(valueWrapper)
+            defer { heap.popRoots(1) }
+            var onRejected = Value.undefined
+            if closeOnRejection {
+                let c = try makeNativeFunction(index: asyncFromSyncCloseIndex, name: "", length: 1)
+                c.setExtraValue(1, iterator)
+                onRejected = Value(cell: c.cell)
+            }
+            heap.pushRoot(onRejected)
             defer { heap.popRoots(1) }
             // Unwrap: resolve with { value: awaited, done } once valueWrapper settles.
             let f = try makeNativeFunction(index: asyncFromSyncUnwrapIndex, name: "", length: 1)
@@ -195,7 +213,7 @@ extension Runtime {
             let chained = try newPromiseObject()
             heap.pushRoot(Value(cell: chained.cell))
             defer { heap.popRoots(1) }
-            try performPromiseThen(JSObject(valueWrapper), onFulfilled: Value(cell: f.cell), onRejected: .undefined,
+            try performPromiseThen(JSObject(valueWrapper), onFulfilled: Value(cell: f.cell), onRejected: onRejected,
                                    capability: (Value(cell: chained.cell), res, rej))
         } catch {
             try rejectPromise(promise, error.value)
@@ -210,6 +228,13 @@ extension Runtime {
         }
         natives.append(unwrap)
         asyncFromSyncUnwrapIndex = natives.count - 1
+        // The value of a sync iterator's step was rejected: close the iterator, pass the error on.
+        natives.append { rt, _, args, _ throws(JSException) -> Value in
+            let iterator = JSObject(rt.nativeCallee).extraValue(1)
+            rt.iteratorCloseOnThrow(IteratorRecord(iterator: iterator, next: .undefined, done: false))
+            throw JSException(value: rt.arg(args, 0))
+        }
+        asyncFromSyncCloseIndex = natives.count - 1
 
         let asyncIteratorProto = try newObject()
         let selfFn = try makeNativeFunction("[Symbol.asyncIterator]", length: 0) { _, this, _, _ throws(JSException) in this }

@@ -185,6 +185,34 @@ extension Runtime {
         return false
     }
 
+    /// Async `yield*`: calls the inner iterator's next, throw or return (by the resume mode
+    /// in pair + 1) with pair[0]; nil when it has no throw or return method.
+    func asyncDelegateCall(_ pair: UnsafeMutablePointer<Value>, _ rec: UnsafeMutablePointer<Value>) throws(JSException) -> Value? {
+        let mode = ResumeMode(rawValue: pair[1].isInt32 ? pair[1].asInt32 : 0) ?? .next
+        let iterator = rec[0]
+        switch mode {
+        case .next:
+            return try call(rec[1], this: iterator, pair[0])
+        case .throw:
+            guard let t = try getMethod(iterator, key(static: "throw")) else { return nil }
+            return try call(t, this: iterator, pair[0])
+        case .return:
+            guard let r = try getMethod(iterator, key(static: "return")) else { return nil }
+            return try call(r, this: iterator, pair[0])
+        }
+    }
+
+    /// Async `yield*`: the awaited inner result; true (pair[0] its value) when done, else
+    /// pair[0] is the value to yield.
+    func asyncDelegateResult(_ pair: UnsafeMutablePointer<Value>, _ result: Value) throws(JSException) -> Bool {
+        guard isObject(result) else { throw try typeError("Iterator result \(try describeForError(result)) is not an object") }
+        heap.pushRoot(result)
+        defer { heap.popRoots(1) }
+        let done = toBoolean(try get(JSObject(result), key(static: "done"), receiver: result))
+        pair[0] = try get(JSObject(result), key(static: "value"), receiver: result)
+        return done
+    }
+
     func installGenerators() throws(JSException) {
         // %GeneratorFunction.prototype% and %GeneratorPrototype%.
         let gfProto = try newObject(prototype: realm.functionPrototype)

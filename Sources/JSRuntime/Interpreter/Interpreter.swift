@@ -437,7 +437,8 @@ extension Runtime {
     func makeClosure(_ code: CodeBlock, env: UnsafeMutableRawPointer?, frame: Frame) throws(JSException) -> Value {
         let isArrow = code.kind == .arrow
         let isMethod = code.kind == .method || code.kind == .getter || code.kind == .setter
-        let shape = code.isGenerator ? (code.isAsync ? realm.asyncGeneratorFunctionShape! : realm.generatorFunctionShape!) : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
+        let shape = code.isGenerator ? (code.isAsync ? realm.asyncGeneratorFunctionShape! : realm.generatorFunctionShape!)
+            : code.isAsync ? realm.asyncFunctionShape! : isArrow || isMethod ? realm.arrowShape! : realm.functionShape!
         if let e = env { heap.pushRoot(Value(cell: e)) }
         defer { if env != nil { heap.popRoots(1) } }
         var context: UnsafeMutableRawPointer? = nil
@@ -461,7 +462,7 @@ extension Runtime {
         defer { if context != nil { heap.popRoots(1) } }
         let data = codeData(code)
         if data.nameValue.isEmpty { data.nameValue = try makeString(code.name) }
-        let hasPrototype = code.isGenerator || (!isArrow && !isMethod && code.kind == .normal)
+        let hasPrototype = code.isGenerator || (!isArrow && !isMethod && !code.isAsync && code.kind == .normal)
         // Functions are born with their final shape: length, name (and prototype) in
         // slots 0, 1 (and 2), so no property definitions run per closure.
         let fullShape = try closureShape(shape, withPrototype: hasPrototype)

@@ -16,6 +16,7 @@ extension Runtime {
         case .number(let d): made = Value(d)
         case .string(let s): made = Value(cell: try atomize(try makeString(s)))
         case .bigint(let s): made = try makeBigInt(JSBigInt.parse(digits: Array(s.utf16), radix: 10) ?? .zero)
+        case .templateObject(let cooked, let raw): made = try makeTemplateObject(cooked: cooked, raw: raw)
         default: made = .undefined
         }
         data.constants[i] = made

@@ -1038,6 +1038,17 @@ extension Runtime {
                 } else {
                     pc += op.noReturn
                 }
+            case .asyncDelegateCall:
+                let op = Op.AsyncDelegateCall(ins, pc)
+                if let v = try asyncDelegateCall(r + op.pair, r + op.record) {
+                    r[op.dst] = v
+                    pc += Op.AsyncDelegateCall.length
+                } else {
+                    pc += op.noMethod
+                }
+            case .asyncDelegateResult:
+                let op = Op.AsyncDelegateResult(ins, pc)
+                if try asyncDelegateResult(r + op.pair, r[op.result]) { pc += op.done } else { pc += Op.AsyncDelegateResult.length }
             case .throwIfNotObject:
                 let op = Op.Value(ins, pc)
                 if !isObject(r[op.value]) { throw try typeError("Iterator result \(try describeForError(r[op.value])) is not an object") }
@@ -1077,6 +1088,18 @@ extension Runtime {
                 a.arrayLength = UInt32(n)
                 r[op.dst] = Value(cell: a.cell)
                 pc += Op.CreateRest.length
+            case .addDisposable:
+                let op = Op.AddDisposable(ins, pc)
+                try addDisposableResource(r[op.list], r[op.value], async: op.hint != 0)
+                pc += Op.AddDisposable.length
+            case .disposeResources:
+                let op = Op.DisposeResources(ins, pc)
+                try disposeUsingScope(r[op.list], kind: r[op.kind], value: r[op.value])
+                pc += Op.DisposeResources.length
+            case .disposeResourcesAsync:
+                let op = Op.DisposeResourcesAsync(ins, pc)
+                r[op.dst] = try disposeUsingScopeAsync(r[op.list], kind: r[op.kind], value: r[op.value])
+                pc += Op.DisposeResourcesAsync.length
             case .debugger, .nop:
                 pc += Op.NoOperands.length
             }
