@@ -172,12 +172,15 @@ let package = Package(
         // loaded at run time (dlopen of libgtk-4.so.1): no build dependency, and only a
         // windowed host process loads it.
         .target(name: "BrowserWindow", dependencies: ["HostCore", "RenderingCore", "CPangoCairo", "EngineIPC"], swiftSettings: strict),
+        // The worker roles both executables serve (content, networking, rendering).
+        .target(name: "BrowserRoles", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+                swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
-        .executableTarget(name: "sable", dependencies: ["BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable", dependencies: ["BrowserRoles", "BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
                           swiftSettings: strict),
         // The three worker roles alone (no host code, no GRDB/Foundation, no NIO): what the
         // host launches when it is next to sable.
-        .executableTarget(name: "sable-worker", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .executableTarget(name: "sable-worker", dependencies: ["BrowserRoles", "Lockdown"],
                           swiftSettings: strict),
         .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],

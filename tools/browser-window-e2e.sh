@@ -6,16 +6,9 @@
 # Usage: tools/browser-window-e2e.sh [path/to/sable] [screenshot-dir]   (default: builds .build/release/sable)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SABLE=${1:-.build/release/sable}
-if [ "$#" -eq 0 ]; then
-  swift build -c release --product sable >/dev/null && swift build -c release --product sable-worker >/dev/null
-fi
+. tools/browser-e2e/setup.sh "$@"   # window.py reuses e2e.py's PNG reader from the same venv
 SHOTS=${2:-$(mktemp -d)}
 mkdir -p "$SHOTS"
-VENV=${SABLE_E2E_VENV:-.build/e2e-venv}   # tools/browser-e2e.sh's (window.py reuses e2e.py's PNG reader)
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then
-  python3 -m venv "$VENV" && "$VENV/bin/pip" install -q selenium
-fi
 for d in $(seq 90 120); do
   [ -e /tmp/.X11-unix/X$d ] || [ -e /tmp/.X$d-lock ] || break
 done

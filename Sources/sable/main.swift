@@ -17,6 +17,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BrowserRoles
 import BrowserWindow
 import ContentBlocker
 import EngineIPC
@@ -50,20 +51,7 @@ func usage() -> Never {
 }
 
 let arguments = CommandLine.arguments
-if arguments.count >= 5, arguments[1] == WorkerProcess.workerFlag, let parent = Int32(arguments[2]), arguments[3] == "--role" {
-    var profile: String?
-    if arguments.count >= 7, arguments[5] == "--profile" { profile = arguments[6] }
-    switch arguments[4] {
-    case "content":
-        exit(ContentProcess.roleMain(socketFD: WorkerDescriptors.socket, reportFD: WorkerDescriptors.report, parent: parent))
-    case "networking":
-        exit(NetworkingProcess.roleMain(controlFD: WorkerDescriptors.socket, profileDirectory: profile))
-    case "rendering":
-        exit(RenderingProcess.roleMain(controlFD: WorkerDescriptors.socket))
-    default:
-        exit(2)
-    }
-}
+WorkerRoles.runIfWorker(arguments)
 
 if arguments.dropFirst().contains("--content-blocker") {
     exit(ContentBlockerCommand.run(Array(arguments.dropFirst())))
