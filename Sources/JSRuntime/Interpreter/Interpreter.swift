@@ -425,6 +425,11 @@ extension Runtime {
                             isConstruct: !newTarget.isUndefined && kind != .arrow, exception: .undefined, home: home))
     }
 
+    /// The function's CodeData unretained (`_withUnsafeGuaranteedRef` reads it without ARC).
+    @inline(__always) func functionCodeDataRef(_ o: JSObject) -> Unmanaged<CodeData> {
+        Unmanaged<CodeData>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(o.word(0)))!)
+    }
+
     func functionCodeData(_ o: JSObject) -> CodeData {
         // Word 0 holds the function's CodeData (unretained; owned by `allCodeData`, kept
         // there while the function lives: `traceKindSpecific` marks it).

@@ -405,7 +405,7 @@ extension Runtime {
     /// The machine code a stub's callee is to be entered with (compiled now if it has become
     /// hot); nil: the interpreter makes the call — the callee has none, or the native stack,
     /// on which machine code's calls nest, is near its end (the interpreter's do not nest).
-    func compiledBodyToEnter(_ data: CodeData) -> JITBody? {
+    @inline(__always) func compiledBodyToEnter(_ data: CodeData) -> JITBody? {
         if data.jitBody == nil {
             data.hotness &+= 1
             if data.hotness >= jitThreshold && data.jitState == .interpreted { tierUp(data) }
@@ -466,11 +466,14 @@ extension Runtime {
         do {
             if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
                 let fo = JSObject(f)
-                unowned(unsafe) let data = functionCodeData(fo)
-                if !data.code.isDefaultDerivedConstructor {
-                    // Decided before `this` is made (its prototype lookup may run code).
-                    guard let body = compiledBodyToEnter(data) else { return JITStubs.callInterpret }
-                    let thisValue = try constructThis(fo, data.code.kind, newTarget: newTarget)
+                // Read through a guaranteed reference (no retain and release of the code data
+                // per construct); decided before `this` is made (its prototype lookup may run code).
+                let entry: (body: JITBody?, kind: FunctionKind)? = functionCodeDataRef(fo)._withUnsafeGuaranteedRef { data in
+                    data.code.isDefaultDerivedConstructor ? nil : (compiledBodyToEnter(data), data.code.kind)
+                }
+                if let entry {
+                    guard let body = entry.body else { return JITStubs.callInterpret }
+                    let thisValue = try constructThis(fo, entry.kind, newTarget: newTarget)
                     try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
                                   returnRegister: op.dst, newTarget: newTarget)
                     return enterPushedFrame(body)
