@@ -24,6 +24,7 @@ passed = failed = 0
 
 
 def check(name, condition, detail=''):
+    """Counts and prints one check (session.py and window.py use this tally too)."""
     global passed, failed
     if condition:
         passed += 1
@@ -31,6 +32,7 @@ def check(name, condition, detail=''):
     else:
         failed += 1
         print('FAIL', name, detail)
+    sys.stdout.flush()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):

@@ -30,10 +30,10 @@ from selenium import webdriver
 from selenium.webdriver.common.options import ArgOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import count_color, free_port  # noqa: E402
+from e2e import check, count_color, free_port  # noqa: E402
+import e2e  # noqa: E402  (its check() keeps the tally: e2e.passed, e2e.failed)
 
 SABLE = sys.argv[1]
-passed = failed = 0
 WORK = tempfile.mkdtemp(prefix='sable-session-e2e-')
 os.chmod(WORK, 0o755)
 
@@ -64,17 +64,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *a):
         pass
-
-
-def check(name, condition, detail=''):
-    global passed, failed
-    if condition:
-        passed += 1
-        print('ok  ', name)
-    else:
-        failed += 1
-        print('FAIL', name, detail)
-    sys.stdout.flush()
 
 
 class Host:
@@ -344,12 +333,12 @@ def main():
         measure(site1)
     finally:
         server.shutdown()
-    print(f'{passed} passed, {failed} failed')
-    if failed == 0:
+    print(f'{e2e.passed} passed, {e2e.failed} failed')
+    if e2e.failed == 0:
         shutil.rmtree(WORK, ignore_errors=True)
     else:
         print('logs kept in', WORK)
-    return 1 if failed else 0
+    return 1 if e2e.failed else 0
 
 
 if __name__ == '__main__':

@@ -16,11 +16,11 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import png_pixels  # noqa: E402
+from e2e import check, png_pixels  # noqa: E402
+import e2e  # noqa: E402  (its check() keeps the tally: e2e.passed, e2e.failed)
 
 SABLE = sys.argv[1]
 SHOTS = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix='sable-window-shots-')
-passed = failed = 0
 WORK = tempfile.mkdtemp(prefix='sable-window-e2e-')
 TITLES = {'a': 'Page A', 'b': 'Page B', 'c': 'Page C'}
 
@@ -43,17 +43,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *a):
         pass
-
-
-def check(name, condition, detail=''):
-    global passed, failed
-    if condition:
-        passed += 1
-        print('ok  ', name)
-    else:
-        failed += 1
-        print('FAIL', name, detail)
-    sys.stdout.flush()
 
 
 def xdo(*args):
@@ -244,12 +233,12 @@ def main():
         w.close()
     finally:
         server.shutdown()
-    print(f'{passed} passed, {failed} failed (screenshots in {SHOTS})')
-    if failed == 0:
+    print(f'{e2e.passed} passed, {e2e.failed} failed (screenshots in {SHOTS})')
+    if e2e.failed == 0:
         shutil.rmtree(WORK, ignore_errors=True)
     else:
         print('logs kept in', WORK)
-    return 1 if failed else 0
+    return 1 if e2e.failed else 0
 
 
 if __name__ == '__main__':
