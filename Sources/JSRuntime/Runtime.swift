@@ -176,6 +176,7 @@ public final class Runtime {
         for d in allCodeData.values {
             d.code.runtimeData = nil
             releaseJIT(d)
+            d.jitLinked = []
         }
         free(registers)
         natives.deallocate()
