@@ -245,17 +245,10 @@ extension BaselineCompiler {
         if code.isDerivedConstructor {
             exitPaths.append(([native, construct], pc))
         } else {
-            // A base constructor's frame returns an object it returns, else its `this`.
+            // A base constructor's frame returns an object it returns, else its `this`
+            // (out of line: `emitCallPaths`).
             exitPaths.append(([native], pc))
-            let notConstruct = masm.jump()
-            masm.linkHere(construct)
-            var notObject: [Jump] = []
-            objectCellChecks(R.t0, scratch: R.t2, into: &notObject)
-            let object = masm.jump()
-            for j in notObject { masm.linkHere(j) }
-            masm.load64(R.frame, Int32(JITFrameLayout.this), R.t0)
-            masm.linkHere(object)
-            masm.linkHere(notConstruct)
+            constructReturns.append((construct, masm.label()))
         }
         masm.load64(R.frame, Int32(JITFrameLayout.base - JITFrameLayout.stride), R.t2)
         masm.store64(R.t0, R.t2, index: R.t1, 0)
@@ -270,6 +263,15 @@ extension BaselineCompiler {
 
     /// The out-of-line ends of calls and returns.
     mutating func emitCallPaths() {
+        for path in constructReturns {
+            masm.linkHere(path.jump)
+            var notObject: [Jump] = []
+            objectCellChecks(R.t0, scratch: R.t2, into: &notObject)
+            masm.jump(to: path.rejoin)
+            for j in notObject { masm.linkHere(j) }
+            masm.load64(R.frame, Int32(JITFrameLayout.this), R.t0)
+            masm.jump(to: path.rejoin)
+        }
         for path in callSpecials {
             masm.linkHere(path.jump)
             branch(masm.branch64(.equal, R.result, imm: Int32(JITStubs.callDone)), to: path.next)

@@ -57,6 +57,10 @@ struct BaselineCompiler {
 
     /// Exits out of line: the jumps to each and the instruction the interpreter runs.
     var exitPaths: [(jumps: [Jump], pc: Int)] = []
+    /// Compare-and-jumps whose operands were not both int32 (`compareAndJump`).
+    var compareOutOfLine: [(jumps: [Jump], opcode: Opcode, target: Int, pc: Int, next: Int)] = []
+    /// Returns from a construct's frame: the jump out of line, where to continue.
+    var constructReturns: [(jump: Jump, rejoin: Label)] = []
     /// Call instructions whose stub did not leave a compiled callee to enter.
     var callSpecials: [(jump: Jump, pc: Int, next: Int)] = []
 
@@ -105,6 +109,10 @@ struct BaselineCompiler {
         // `count` keeps the table total.
         offsets[count] = masm.buffer.count
         exit(pc: count)
+        for path in compareOutOfLine {
+            for j in path.jumps { masm.linkHere(j) }
+            compareAndJumpSlowCases(path.opcode, target: path.target, path.pc, path.next)
+        }
         emitSlowPaths()
         emitValueStubPaths()
         emitCallPaths()
@@ -697,8 +705,12 @@ struct BaselineCompiler {
         var notInt = [branchNotInt32(R.t0)]
         if !secondIsInt32 { notInt.append(branchNotInt32(R.t1)) }
         branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: target)
-        jump(to: next)
-        for j in notInt { masm.linkHere(j) }
+        // The int32 case falls through to the next instruction; the others out of line.
+        compareOutOfLine.append((notInt, opcode, target, pc, next))
+    }
+
+    /// The out-of-line part of a compare-and-jump: operands in t0 and t1, not both int32.
+    mutating func compareAndJumpSlowCases(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int) {
         guard let cond = Self.doubleJumpCondition(opcode) else {
             // (In)equality, strict or loose.
             var equal: [Jump] = [], notEqual: [Jump] = []
