@@ -96,4 +96,18 @@ import Testing
 
             """, "\(out)")
     }
+
+    /// The embedding API's worker (`LockedWorker`) runs the same loop before it answers:
+    /// timers fire, and an unhandled rejection is the request's exception.
+    @Test func lockedWorkerRunsTheEventLoop() throws {
+        let w = try makeWorker()
+        defer { w.close() }
+        let r = try w.evaluate("var log = []; setTimeout(() => log.push('timer'), 5); Promise.resolve().then(() => log.push('promise')); log")
+        #expect(r.value == "[ 'promise', 'timer' ]", "\(String(describing: r.value)) \(String(describing: r.exception))")
+        let rejected = try w.evaluate("Promise.reject(new TypeError('nope')); 1")
+        #expect(rejected.value == nil)
+        #expect(rejected.exception?.hasPrefix("Uncaught (in promise) TypeError: nope") == true, "\(String(describing: rejected.exception))")
+        let after = try w.evaluate("typeof setTimeout")
+        #expect(after.value == "'function'")
+    }
 }
