@@ -182,11 +182,15 @@ extension BaselineCompiler {
         masm.store64(R.t0, R.frame, newFrame + Int32(F.callee))
         masm.load64(R.t0, Int32(ObjectLayout.functionEnvironment), R.t3)
         masm.store64(R.t3, R.frame, newFrame + Int32(F.env))
-        masm.load64(R.t0, Int32(ObjectLayout.functionHome), R.t3)
-        masm.move(imm: Value.undefined.bits, R.t4)
-        let noHome = masm.branch64(.equal, R.t3, imm: 0)
-        masm.move(R.t3, R.t4)
-        masm.linkHere(noHome)
+        if let known, known.hasNoHome {
+            masm.move(imm: Value.undefined.bits, R.t4)
+        } else {
+            masm.load64(R.t0, Int32(ObjectLayout.functionHome), R.t3)
+            masm.move(imm: Value.undefined.bits, R.t4)
+            let noHome = masm.branch64(.equal, R.t3, imm: 0)
+            masm.move(R.t3, R.t4)
+            masm.linkHere(noHome)
+        }
         masm.store64(R.t4, R.frame, newFrame + Int32(F.home))
         masm.move(imm: Value.undefined.bits, R.t4)
         masm.store64(R.t4, R.frame, newFrame + Int32(F.newTarget))

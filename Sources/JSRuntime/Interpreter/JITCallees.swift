@@ -20,6 +20,9 @@ public struct JITKnownCallee {
     public let isStrict: Bool
     /// The caller's own code (a recursive call: the body calls its own start).
     public let isSelf: Bool
+    /// A plain function (not a method): it has no home object (`super` is a syntax error
+    /// outside methods), so its frame's home is undefined without reading the function.
+    public let hasNoHome: Bool
 }
 
 extension JITCodeView {
@@ -60,7 +63,7 @@ extension JITCodeView {
         if !isSelf && !data.jitLinked.contains(where: { $0 === d }) { data.jitLinked.append(d) }
         return JITKnownCallee(codeData: raw, calleeInfo: UnsafeRawPointer(d.calleeInfo),
                               parameterCount: d.parameterCount, registerCount: d.registerCount,
-                              isStrict: d.isStrict, isSelf: isSelf)
+                              isStrict: d.isStrict, isSelf: isSelf, hasNoHome: d.kind == .normal)
     }
 }
 
