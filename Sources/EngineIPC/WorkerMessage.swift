@@ -49,6 +49,9 @@ public struct EvaluateRequest: Equatable, Sendable {
     /// Run the source as the entry module of a module graph (`name` is its key, an
     /// absolute path); its imports come from the supervisor (`loadModule`).
     public var isModule = false
+    /// A REPL input: after it, run the microtasks and the timers already due, not wait for
+    /// the others (they run after later inputs).
+    public var interactive = false
 
     public init(id: UInt32, name: String, source: [UInt8]) {
         self.id = id
@@ -137,6 +140,7 @@ public enum WorkerMessage: Equatable, Sendable {
             if e.printCode { flags |= 512 }
             if e.scriptArgs != nil { flags |= 32 }
             if e.isModule { flags |= 1024 }
+            if e.interactive { flags |= 2048 }
             w.u32(flags)
             w.u64(e.maxHeapBytes)
             w.string(e.name)
@@ -182,7 +186,7 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~2047 == 0 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~4095 == 0 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0
@@ -195,6 +199,7 @@ public enum WorkerMessage: Equatable, Sendable {
             e.printCode = flags & 512 != 0
             e.maxHeapBytes = maxHeap
             e.isModule = flags & 1024 != 0
+            e.interactive = flags & 2048 != 0
             if flags & 32 != 0 {
                 let count = try r.u32()
                 // Each string takes at least its 4-byte length: a bad count fails here.

@@ -75,13 +75,15 @@ public final class JSHost {
     /// between), each followed by its microtasks, until nothing is left. After every task,
     /// a promise rejected with no handler ends the run: `report` gets its reason and the
     /// loop returns false (node exits with 1).
-    public func runEventLoop(unhandled report: (Value) -> Void) throws(JSException) -> Bool {
+    /// `waiting` false (an interactive session): only the timers already due run; the
+    /// others wait for a later turn.
+    public func runEventLoop(waiting: Bool = true, unhandled report: (Value) -> Void) throws(JSException) -> Bool {
         try rt.runJobs()
         if !checkRejections(report) { return false }
         while let exports {
             let runTimer = try rt.get(exports, "runTimer")
             let wait = try rt.toNumber(try rt.call(runTimer, this: .undefined))
-            if wait < 0 { break }
+            if wait < 0 || (wait > 0 && !waiting) { break }
             try rt.runJobs()
             if !checkRejections(report) { return false }
             if wait > 0 { sable_sleep_nanoseconds(UInt64(min(wait, 2_147_483_647) * 1_000_000)) }

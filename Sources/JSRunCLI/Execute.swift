@@ -52,12 +52,12 @@ enum Execute {
 
     /// After a script or module: the microtasks, then the timers until none is left
     /// (node's event loop). A promise rejected with no handler ends it with status 1.
-    static func runEventLoop(_ rt: Runtime) throws(JSException) -> Int32 {
+    static func runEventLoop(_ rt: Runtime, waiting: Bool = true) throws(JSException) -> Int32 {
         guard let host = hosts.first(where: { $0.runtime === rt }) else {
             try rt.runJobs()
             return 0
         }
-        let finished = try host.runEventLoop { reason in
+        let finished = try host.runEventLoop(waiting: waiting) { reason in
             rt.heap.gcStress = false
             FileIO.err("Uncaught (in promise) " + describe(rt, reason) + "\n")
         }
@@ -71,7 +71,8 @@ enum Execute {
     }
 
     /// Runs `source` in an initialized runtime (the worker's, or a fresh one).
-    static func run(_ source: SourceFile, in rt: Runtime, options: Options, printResult: Bool = false) -> Int32 {
+    static func run(_ source: SourceFile, in rt: Runtime, options: Options, printResult: Bool = false,
+                    interactive: Bool = false) -> Int32 {
         rt.heap.maxHeapBytes = options.maxHeapBytes
         WorkerJIT.configure(rt, mode: options.jitMode, printCode: options.printCode)
         if options.dumpBytecode {
@@ -91,7 +92,7 @@ enum Execute {
                 try rt.runJobs()
                 FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n")
             }
-            return try runEventLoop(rt)
+            return try runEventLoop(rt, waiting: !interactive)
         } catch {
             rt.heap.gcStress = false
             FileIO.err("Uncaught " + describe(rt, error.value) + "\n")

@@ -152,7 +152,8 @@ extension JSRun {
             guard let rt = Execute.makeRuntime() else { return 70 }
             defineScriptArgs([], in: rt)
             let session = ReplSession(helpText: help, write: { FileIO.out($0) }) { source, name in
-                _ = Execute.run(SourceFile(name: name, text: source), in: rt, options: options, printResult: true)
+                _ = Execute.run(SourceFile(name: name, text: source), in: rt, options: options, printResult: true,
+                                interactive: true)
                 return nil
             }
             return session.run { reader.readLine() }
@@ -176,6 +177,7 @@ extension JSRun {
             var request = EvaluateRequest(id: nextID, name: name, source: source)
             nextID += 1
             request.printResult = printResult
+            request.interactive = true
             request.dumpBytecode = options.dumpBytecode
             request.gcStress = options.gcStress
             request.maxHeapBytes = UInt64(clamping: options.maxHeapBytes)

@@ -147,7 +147,8 @@ public enum WorkerMain {
             return EvaluateResult(id: request.id, status: Execute.runModule(source, in: rt, options: options))
         }
         if !request.captureOutput {
-            let status = Execute.run(source, in: rt, options: options, printResult: request.printResult)
+            let status = Execute.run(source, in: rt, options: options, printResult: request.printResult,
+                                     interactive: request.interactive)
             return EvaluateResult(id: request.id, status: status)
         }
         // Embedding API: output, value and exception come back as strings.

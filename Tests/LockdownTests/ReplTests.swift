@@ -88,7 +88,9 @@ func runWithTerminal(_ arguments: [String], input: String) -> (output: String, s
     @Test(arguments: [[], ["--no-lockdown"]])
     func replThroughATerminal(_ options: [String]) {
         let input = "1+1\nlet x = 2\nx*3\nfunction f() {\n  return x + 1\n}\nf()\nthrow new TypeError('bad')\n"
-            + "Promise.resolve(7).then(function (v) { console.log('job', v) })\nundefined\nx\n.exit\n"
+            + "Promise.resolve(7).then(function (v) { console.log('job', v) })\nundefined\nx\n"
+            // A timer does not hold the prompt; it runs after a later input, once due.
+            + "setInterval(function () { console.log('tick') }, 1); undefined\nfor (var i = 0; i < 1e6; i++);\n.exit\n"
         let (output, status) = runWithTerminal(options, input: input)
         #expect(status == 0)
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -102,6 +104,7 @@ func runWithTerminal(_ arguments: [String], input: String) -> (output: String, s
         #expect(output.contains("job 7"))
         #expect(lines.contains("> undefined"))
         #expect(lines.contains("> 2"))
+        #expect(output.contains("tick"))
     }
 
     @Test func endOfInputExits() {
