@@ -123,6 +123,8 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getDynamicCallee
     /// a sloppy eval's function declaration in the caller's variable environment
     case initEvalVar
+    /// Annex B.3.3.3: a block function's value assigned to the eval's variable environment
+    case setEvalVar
     /// pushes an object environment (ToObject of the value)
     case pushWith
     case getProp
@@ -236,7 +238,7 @@ extension Opcode {
         case .setGlobal, .setGlobalStrict: return [.atom, .reg, .ic]
         case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return [.reg, .atom]
         case .declareGlobalVar, .declareGlobalLexical: return [.atom, .imm]
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return [.atom, .reg]
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return [.atom, .reg]
         case .getScope: return [.reg, .imm, .imm]
         case .setScope, .initScope: return [.imm, .imm, .reg]
         case .checkTDZ: return [.reg, .atom]
@@ -320,7 +322,7 @@ extension Opcode {
         case .setGlobal, .setGlobalStrict: return ["name", "value", "cache"]
         case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return ["dst", "name"]
         case .declareGlobalVar, .declareGlobalLexical: return ["name", "flag"]
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return ["name", "value"]
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return ["name", "value"]
         case .getScope: return ["dst", "depth", "slot"]
         case .setScope, .initScope: return ["depth", "slot", "value"]
         case .checkTDZ: return ["value", "name"]
@@ -404,7 +406,7 @@ extension Opcode {
         case .setGlobal, .setGlobalStrict: return "SetGlobal"
         case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return "DstName"
         case .declareGlobalVar, .declareGlobalLexical: return "NameFlag"
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return "NameValue"
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return "NameValue"
         case .getScope: return "GetScope"
         case .setScope, .initScope: return "SetScope"
         case .checkTDZ: return "CheckTDZ"
@@ -475,7 +477,7 @@ extension Opcode {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
-        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
+        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .setEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
         case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
@@ -681,7 +683,7 @@ public enum Op {
             flag = ins[pc + 2]
         }
     }
-    /// declareGlobalFunction, initGlobalLexical, setDynamic, initEvalVar
+    /// declareGlobalFunction, initGlobalLexical, setDynamic, initEvalVar, setEvalVar
     @frozen public struct NameValue {
         @inlinable public static var length: Int { 3 }
         /// atom

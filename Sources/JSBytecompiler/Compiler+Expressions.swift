@@ -97,6 +97,8 @@ extension FunctionCompiler {
             }
             if cs.hasEnvironment { hops += 1 }
         }
+        // Sloppy eval code: the variable environment is the caller's (B.3.3.3).
+        if isEvalCode && !code.isStrict { emit(.setEvalVar, atom(name), value) }
     }
 
     // MARK: - Operands

@@ -33,7 +33,7 @@ extension FunctionCompiler {
         let strict = code.isStrict
         if !strict {
             for b in program.scope.bindings {
-                if b.kind == .var { code.evalVarNames.append(b.name) }
+                if b.kind == .var && !skippedAnnexBNames.contains(b.name) { code.evalVarNames.append(b.name) }
                 if b.kind == .function { code.evalFunctionNames.append(b.name) }
             }
         }

@@ -47,7 +47,8 @@ extension FunctionCompiler {
             try variableDeclaration(d)
         case .function(let fn):
             // Hoisted; in a sloppy block, Annex B also assigns the var binding here.
-            if let name = fn.name, let scope = scopes.last?.scope, scope.annexBFunctionNames.contains(name) {
+            if let name = fn.name, let scope = scopes.last?.scope, scope.annexBFunctionNames.contains(name),
+               !(isEvalCode && skippedAnnexBNames.contains(name)) {
                 let r = try loadName(name, offset: s.span.start)
                 try storeVarBinding(name, r, offset: s.span.start)
             }

@@ -575,6 +575,10 @@ extension Runtime {
                 let op = Op.NameValue(ins, pc)
                 try initEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
                 pc += Op.NameValue.length
+            case .setEvalVar:
+                let op = Op.NameValue(ins, pc)
+                try setEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
+                pc += Op.NameValue.length
             case .callEval:
                 let op = Op.Call(ins, pc)
                 let f = r[op.callee]
