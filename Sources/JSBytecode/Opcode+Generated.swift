@@ -123,6 +123,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getDynamicCallee
     /// a sloppy eval's function declaration in the caller's variable environment
     case initEvalVar
+    /// ResolveBinding of a dynamic name, kept for a later GetValue/PutValue: its environment (undefined: the global one)
+    case resolveRef
+    /// GetValue of a reference from resolveRef
+    case getRef
+    /// PutValue of a reference from resolveRef (strictness from the code block)
+    case setRef
     /// Annex B.3.3.3: a block function's value assigned to the eval's variable environment
     case setEvalVar
     /// pushes an object environment (ToObject of the value)
@@ -236,7 +242,7 @@ extension Opcode {
         case .addImm, .subImm: return [.reg, .reg, .imm]
         case .getGlobal: return [.reg, .atom, .ic]
         case .setGlobal, .setGlobalStrict: return [.atom, .reg, .ic]
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return [.reg, .atom]
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return [.reg, .atom]
         case .declareGlobalVar, .declareGlobalLexical: return [.atom, .imm]
         case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return [.atom, .reg]
         case .getScope: return [.reg, .imm, .imm]
@@ -250,6 +256,8 @@ extension Opcode {
         case .getImport: return [.reg, .imm, .atom]
         case .dynamicImport: return [.reg, .reg, .reg]
         case .getDynamicCallee: return [.reg, .reg, .atom]
+        case .getRef: return [.reg, .reg, .atom]
+        case .setRef: return [.reg, .atom, .reg]
         case .pushWith, .throwIfNotObject, .ret, .throw: return [.reg]
         case .getProp: return [.reg, .reg, .atom, .ic]
         case .setProp, .setPropStrict, .initProp: return [.reg, .atom, .reg, .ic]
@@ -320,7 +328,7 @@ extension Opcode {
         case .addImm, .subImm: return ["dst", "src", "imm"]
         case .getGlobal: return ["dst", "name", "cache"]
         case .setGlobal, .setGlobalStrict: return ["name", "value", "cache"]
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return ["dst", "name"]
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return ["dst", "name"]
         case .declareGlobalVar, .declareGlobalLexical: return ["name", "flag"]
         case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return ["name", "value"]
         case .getScope: return ["dst", "depth", "slot"]
@@ -334,6 +342,8 @@ extension Opcode {
         case .getImport: return ["dst", "index", "name"]
         case .dynamicImport: return ["dst", "specifier", "options"]
         case .getDynamicCallee: return ["function", "this", "name"]
+        case .getRef: return ["dst", "ref", "name"]
+        case .setRef: return ["ref", "name", "value"]
         case .pushWith, .throwIfNotObject, .ret, .throw: return ["value"]
         case .getProp: return ["dst", "object", "name", "cache"]
         case .setProp, .setPropStrict, .initProp: return ["object", "name", "value", "cache"]
@@ -404,7 +414,7 @@ extension Opcode {
         case .addImm, .subImm: return "ArithImm"
         case .getGlobal: return "GetGlobal"
         case .setGlobal, .setGlobalStrict: return "SetGlobal"
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return "DstName"
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return "DstName"
         case .declareGlobalVar, .declareGlobalLexical: return "NameFlag"
         case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return "NameValue"
         case .getScope: return "GetScope"
@@ -418,6 +428,8 @@ extension Opcode {
         case .getImport: return "GetImport"
         case .dynamicImport: return "DynamicImport"
         case .getDynamicCallee: return "GetDynamicCallee"
+        case .getRef: return "GetRef"
+        case .setRef: return "SetRef"
         case .pushWith, .throwIfNotObject, .ret, .throw: return "Value"
         case .getProp: return "GetProp"
         case .setProp, .setPropStrict, .initProp: return "SetProp"
@@ -477,8 +489,8 @@ extension Opcode {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
         case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
-        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .setEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .resolveRef, .setEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getRef, .setRef, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
         case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
@@ -659,7 +671,7 @@ public enum Op {
             cache = Int(ins[pc + 3])
         }
     }
-    /// typeOfGlobal, getDynamic, typeOfDynamic, deleteDynamic
+    /// typeOfGlobal, getDynamic, typeOfDynamic, deleteDynamic, resolveRef
     @frozen public struct DstName {
         @inlinable public static var length: Int { 3 }
         /// reg
@@ -844,6 +856,36 @@ public enum Op {
             function = Int(ins[pc + 1])
             this = Int(ins[pc + 2])
             name = Int(ins[pc + 3])
+        }
+    }
+    /// getRef
+    @frozen public struct GetRef {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let ref: Int
+        /// atom
+        public let name: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            ref = Int(ins[pc + 2])
+            name = Int(ins[pc + 3])
+        }
+    }
+    /// setRef
+    @frozen public struct SetRef {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let ref: Int
+        /// atom
+        public let name: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            ref = Int(ins[pc + 1])
+            name = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
         }
     }
     /// pushWith, throwIfNotObject, ret, throw

@@ -458,6 +458,29 @@ extension FunctionCompiler {
         }
     }
 
+    /// A name resolved at run time (`with`, sloppy direct eval): a register holding its
+    /// reference (`resolveRef`), evaluated now, before the right-hand side; nil otherwise.
+    func dynamicReference(_ name: String) -> Int? {
+        guard case .dynamic? = resolve(name)?.location else { return nil }
+        let ref = temp()
+        emit(.resolveRef, ref, atom(name))
+        return ref
+    }
+
+    /// The key of a read-modify-write member target (`o[k] op= v`, `o[k]++`, `o[k] ??= v`):
+    /// a computed key is converted once, after GetValue has checked the base
+    /// (RequireObjectCoercible(o) comes before ToPropertyKey(k)).
+    func readModifyWriteKey(_ o: Int, _ property: PropertyKey) throws(CompileError) -> Int {
+        guard case .computed(let e) = property else { return try propertyKeyRegister(property) }
+        let r = temp()
+        let v = try expression(e, into: nil)
+        let ok = emitJump(.jumpIfNotNullish, o)
+        emit(.throwTypeError, stringConstant(Array("Cannot read properties of null or undefined".utf16)))
+        patch(ok)
+        emit(.toPropertyKey, r, v)
+        return r
+    }
+
     /// `o[k] = v` for a member property (private names write existing private elements).
     func emitSetKeyed(_ o: Int, _ k: Int, _ v: Int, _ property: PropertyKey) {
         switch property {
@@ -608,6 +631,18 @@ extension FunctionCompiler {
         let opcode: Opcode = op == .increment ? .inc : .dec
         switch t.kind {
         case .identifier(let name):
+            if let ref = dynamicReference(name) {
+                let cur = temp()
+                emit(.getRef, cur, ref, atom(name))
+                let old = temp()
+                emit(.toNumeric, old, cur)
+                let new = temp()
+                emit(opcode, new, old)
+                emit(.setRef, ref, atom(name), new)
+                let result = prefix ? new : old
+                if let d = dst { emit(.mov, d, result); return d }
+                return result
+            }
             let cur = try loadName(name, offset: t.span.start)
             let old = temp()
             emit(.toNumeric, old, cur)
@@ -619,7 +654,7 @@ extension FunctionCompiler {
             return result
         case .member(let object, let property, _):
             let o = try expression(object, into: temp())
-            let k = try propertyKeyRegister(property)
+            let k = try readModifyWriteKey(o, property)
             let cur = temp()
             emitGetKeyed(cur, o, k, property)
             let old = temp()
@@ -869,6 +904,11 @@ extension FunctionCompiler {
         case .assign:
             switch target.kind {
             case .identifier(let name):
+                if let ref = dynamicReference(name) {
+                    let v = try expression(value, into: dst, inferredName: name)
+                    emit(.setRef, ref, atom(name), v)
+                    return v
+                }
                 if dst == nil, let reg = plainRegister(name, initializing: false), writesDestinationLast(value) {
                     return try expression(value, into: reg, inferredName: name)
                 }
@@ -886,16 +926,17 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             switch target.kind {
             case .identifier(let name):
-                _ = try loadName(name, offset: span.start, into: r)
+                let ref = dynamicReference(name)
+                if let ref { emit(.getRef, r, ref, atom(name)) } else { _ = try loadName(name, offset: span.start, into: r) }
                 let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
                 _ = try expression(value, into: r, inferredName: name)
-                try storeName(name, r, initialize: false, offset: span.start)
+                if let ref { emit(.setRef, ref, atom(name), r) } else { try storeName(name, r, initialize: false, offset: span.start) }
                 patch(skip)
                 return r
             case .expression(let t):
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 let o = try expression(object, into: temp())
-                let k = try propertyKeyRegister(property)
+                let k = try readModifyWriteKey(o, property)
                 emitGetKeyed(r, o, k, property)
                 let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
                 _ = try expression(value, into: r)
@@ -916,6 +957,13 @@ extension FunctionCompiler {
                     try emitBinary(binop, reg, reg, value)
                     return reg
                 }
+                if let ref = dynamicReference(name) {
+                    let left = temp()
+                    emit(.getRef, left, ref, atom(name))
+                    try emitBinary(binop, r, left, value)
+                    emit(.setRef, ref, atom(name), r)
+                    return r
+                }
                 let cur = try loadName(name, offset: span.start)
                 let left = temp()
                 emit(.mov, left, cur)
@@ -930,7 +978,7 @@ extension FunctionCompiler {
                     emit(.mov, c, o)
                     o = c
                 }
-                let k = try propertyKeyRegister(property)
+                let k = try readModifyWriteKey(o, property)
                 let cur = temp()
                 emitGetKeyed(cur, o, k, property)
                 try emitBinary(binop, r, cur, value)

@@ -392,7 +392,6 @@ extension Parser {
                 }
                 if isAwait && !isOf { throw unexpected(awaitAt) }
                 if kind.isUsing && !isOf { throw error("A using declaration is not allowed in a for-in head", at: declStart) }
-                if isOf && kind == .var { try checkForOfVarAgainstCatch(d.target) }
                 return try parseForInOf(startPos: startPos, left: .variable(kind, d.target), isOf: isOf,
                                         isAwait: isAwait, scope: scope, varInitializer: d.initializer)
             }
@@ -454,23 +453,6 @@ extension Parser {
         return Stmt(.forIn(left, right, body: body, scope: scope), Span(startPos, lastEnd))
     }
 
-    /// `catch (e) { for (var e of ...) }` is an error even though `var e` alone is allowed.
-    func checkForOfVarAgainstCatch(_ target: Pattern) throws(ParseError) {
-        var names: [(String, Int)] = []
-        collectBoundNames(target, into: &names)
-        for (name, offset) in names {
-            var i = scopeStack.count - 1
-            while i >= 0 {
-                let frame = scopeStack[i]
-                if frame.flags.contains(.simpleCatch) && frame.scope.simpleCatchName == name {
-                    throw error("Identifier '\(name)' has already been declared", at: offset)
-                }
-                if !frame.flags.intersection(.var_).isEmpty { break }
-                i -= 1
-            }
-        }
-    }
-
     // MARK: - switch, try
 
     func parseSwitch() throws(ParseError) -> Stmt {
@@ -528,6 +510,7 @@ extension Parser {
                 let scope = enterScope(.catchClause, flags: simple ? .simpleCatch : [])
                 if simple, case .identifier(let n) = p.kind {
                     scope.simpleCatchName = n
+                    scope.isSimpleCatch = true
                     try declarePattern(p, mode: .simpleCatch, kind: .catchParameter)
                 } else {
                     try declarePattern(p, mode: .lexical, kind: .catchParameter)

@@ -118,7 +118,7 @@ final class ScopeAnalyzer {
         func lexicalNames(_ scope: Scope?) -> Set<String> {
             guard let scope else { return [] }
             var names: Set<String> = []
-            for b in scope.bindings where b.kind.isLexical && b.kind != .blockFunction { names.insert(b.name) }
+            for b in scope.bindings where b.kind.isLexical { names.insert(b.name) }
             return names
         }
         func visitBlock(_ stmts: [Stmt], scope: Scope?, names: Set<String>? = nil) {

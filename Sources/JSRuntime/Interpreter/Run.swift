@@ -575,6 +575,18 @@ extension Runtime {
                 let op = Op.NameValue(ins, pc)
                 try initEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
                 pc += Op.NameValue.length
+            case .resolveRef:
+                let op = Op.DstName(ins, pc)
+                r[op.dst] = try resolveRef(fp.pointee.env, try atom(data, op.name))
+                pc += Op.DstName.length
+            case .getRef:
+                let op = Op.GetRef(ins, pc)
+                r[op.dst] = try getRef(r[op.ref], try atom(data, op.name), strict: data.code.isStrict)
+                pc += Op.GetRef.length
+            case .setRef:
+                let op = Op.SetRef(ins, pc)
+                try setRef(r[op.ref], try atom(data, op.name), r[op.value], strict: data.code.isStrict)
+                pc += Op.SetRef.length
             case .setEvalVar:
                 let op = Op.NameValue(ins, pc)
                 try setEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
