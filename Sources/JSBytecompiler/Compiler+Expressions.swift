@@ -1130,13 +1130,18 @@ extension FunctionCompiler {
         emit(.getIterator, rec, v)
         let start = pc
         let depth = environmentDepth
+        // A `return` while the pattern runs (a generator resumed with return at a `yield`
+        // in a target or default) closes the iterator, as a finally block would.
+        let f = FinallyContext(kindRegister: temp(), valueRegister: temp(), scopeDepth: environmentDepth, jumpDepth: jumps.count)
+        finallies.append(f)
         for element in elements {
             let m = nextRegister
-            let r = temp()
-            // A member target's object and key are evaluated before the step.
             var target = element
             var defaultValue: Expr? = nil
             if let e = element, case .withDefault(let t, let d) = e.kind { target = t; defaultValue = d }
+            // A member target's object and key are evaluated before the step.
+            let member = try preEvaluatedMemberTarget(target)
+            let r = temp()
             let done = emitJump(.iteratorNext, r, rec)
             let over = emitJump(.jmp)
             patch(done)
@@ -1150,20 +1155,39 @@ extension FunctionCompiler {
                     _ = try expression(d, into: r, inferredName: name)
                     patch(skip)
                 }
-                try bindPattern(t, valueRegister: r, initialize: initialize)
+                if let member { storePreEvaluatedMember(member, r) } else { try bindPattern(t, valueRegister: r, initialize: initialize) }
             }
             nextRegister = m
         }
         if let rest {
             let m = nextRegister
+            let member = try preEvaluatedMemberTarget(rest)
             let r = temp()
             emit(.iteratorValue, r, rec)
-            try bindPattern(rest, valueRegister: r, initialize: initialize)
+            if let member { storePreEvaluatedMember(member, r) } else { try bindPattern(rest, valueRegister: r, initialize: initialize) }
             nextRegister = m
         }
+        finallies.removeLast()
         let end = pc
         emit(.iteratorClose, rec, 0)
         let over = emitJump(.jmp)
+        if !f.exits.isEmpty {
+            // return: close the iterator (its errors win), then continue the return.
+            for j in f.entryJumps { patch(j) }
+            emit(.iteratorClose, rec, 0)
+            let cmp = temp()
+            let idReg = temp()
+            for (id, action) in f.exits {
+                emit(.loadInt, idReg, id)
+                emit(.strictEq, cmp, f.kindRegister, idReg)
+                let skip = emitJump(.jumpIfFalse, cmp)
+                switch action {
+                case .jump(let index, let isBreak): emitJumpOut(contextIndex: index, isBreak: isBreak)
+                case .ret: emitReturn(f.valueRegister)
+                }
+                patch(skip)
+            }
+        }
         // An exception while binding closes the iterator (unless the iterator itself threw).
         code.handlers.append(Handler(start: Int32(start), end: Int32(end), target: Int32(pc), scopeDepth: Int32(depth)))
         let ex = temp()
@@ -1171,6 +1195,31 @@ extension FunctionCompiler {
         emit(.iteratorClose, rec, 1)
         emit(.throw, ex)
         patch(over)
+    }
+
+    /// An assignment pattern's member-expression target (`o.p`, `o[k]`): its object and key
+    /// evaluated now (the reference), for a store after the iterator step.
+    func preEvaluatedMemberTarget(_ t: Pattern?) throws(CompileError) -> (object: Int, key: Int, property: PropertyKey)? {
+        guard let t, case .expression(let e) = t.kind, case .member(let object, let property, let optional) = e.kind, !optional else { return nil }
+        let o = temp()
+        _ = try expression(object, into: o)
+        switch property {
+        case .name: return (o, -1, property)
+        case .computed(let k):
+            let kr = temp()
+            _ = try expression(k, into: kr)
+            return (o, kr, property)
+        default:
+            return (o, try propertyKeyRegister(property), property)
+        }
+    }
+
+    func storePreEvaluatedMember(_ m: (object: Int, key: Int, property: PropertyKey), _ v: Int) {
+        switch m.property {
+        case .name(let n): emit(code.isStrict ? .setPropStrict : .setProp, m.object, atom(n), v, newIC())
+        case .computed: emit(code.isStrict ? .setElemStrict : .setElem, m.object, m.key, v)
+        default: emitSetKeyed(m.object, m.key, v, m.property)
+        }
     }
 
     /// Assigns to an assignment pattern (destructuring assignment, for-in/of targets).
