@@ -148,7 +148,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case defineGetter
     case defineSetter
     case defineMethod
-    case getSuperElem
+    /// GetSuperBase: the home object's [[GetPrototypeOf]]()
+    case getSuperBase
+    /// GetValue of super[key] (base from getSuperBase); the key register gets ToPropertyKey(key)
+    case getSuperValue
+    /// PutValue of super[key] = value, `this` the receiver (strictness from the code block)
+    case setSuperValue
     case getPrivate
     case setPrivate
     /// `#x in o`
@@ -232,7 +237,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return [.reg, .reg]
         case .loadConst: return [.reg, .const]
         case .loadInt: return [.reg, .imm]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return [.reg]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return [.reg]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return [.reg, .reg, .reg]
         case .jmp: return [.jump]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return [.reg, .jump]
@@ -267,7 +272,8 @@ extension Opcode {
         case .deleteElem: return [.reg, .reg, .reg, .imm]
         case .defineField: return [.reg, .reg, .reg]
         case .defineGetter, .defineSetter, .defineMethod: return [.reg, .reg, .reg, .imm]
-        case .getSuperElem: return [.reg, .reg]
+        case .getSuperValue: return [.reg, .reg, .reg]
+        case .setSuperValue: return [.reg, .reg, .reg]
         case .getPrivate: return [.reg, .reg, .reg]
         case .setPrivate: return [.reg, .reg, .reg]
         case .hasPrivate: return [.reg, .reg, .reg]
@@ -318,7 +324,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return ["dst", "src"]
         case .loadConst: return ["dst", "index"]
         case .loadInt: return ["dst", "value"]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return ["dst"]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return ["dst"]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return ["dst", "a", "b"]
         case .jmp: return ["offset"]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return ["value", "offset"]
@@ -353,7 +359,8 @@ extension Opcode {
         case .deleteElem: return ["dst", "object", "key", "strict"]
         case .defineField: return ["object", "key", "value"]
         case .defineGetter, .defineSetter, .defineMethod: return ["object", "key", "function", "enumerable"]
-        case .getSuperElem: return ["dst", "key"]
+        case .getSuperValue: return ["dst", "base", "key"]
+        case .setSuperValue: return ["base", "key", "value"]
         case .getPrivate: return ["dst", "object", "name"]
         case .setPrivate: return ["object", "name", "value"]
         case .hasPrivate: return ["dst", "object", "name"]
@@ -404,7 +411,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return "DstSrc"
         case .loadConst: return "LoadConst"
         case .loadInt: return "LoadInt"
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return "Dst"
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return "Dst"
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return "Binary"
         case .jmp: return "Jmp"
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return "CondJump"
@@ -439,7 +446,8 @@ extension Opcode {
         case .deleteElem: return "DeleteElem"
         case .defineField: return "DefineField"
         case .defineGetter, .defineSetter, .defineMethod: return "DefineAccessor"
-        case .getSuperElem: return "GetSuperElem"
+        case .getSuperValue: return "GetSuperValue"
+        case .setSuperValue: return "SetSuperValue"
         case .getPrivate: return "GetPrivate"
         case .setPrivate: return "SetPrivate"
         case .hasPrivate: return "HasPrivate"
@@ -488,9 +496,9 @@ extension Opcode {
     @inlinable @inline(__always) public var length: Int {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
-        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .resolveRef, .setEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getRef, .setRef, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .getSuperBase, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
+        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .resolveRef, .setEvalVar, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getRef, .setRef, .getElem, .setElem, .setElemStrict, .defineField, .getSuperValue, .setSuperValue, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
         case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
@@ -536,7 +544,7 @@ public enum Op {
             value = ins[pc + 2]
         }
     }
-    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, importMeta, newObject, loadException
+    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, importMeta, getSuperBase, newObject, loadException
     @frozen public struct Dst {
         @inlinable public static var length: Int { 2 }
         /// reg
@@ -1032,16 +1040,34 @@ public enum Op {
             enumerable = ins[pc + 4]
         }
     }
-    /// getSuperElem
-    @frozen public struct GetSuperElem {
-        @inlinable public static var length: Int { 3 }
+    /// getSuperValue
+    @frozen public struct GetSuperValue {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
+        /// reg
+        public let base: Int
         /// reg
         public let key: Int
         @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
+            base = Int(ins[pc + 2])
+            key = Int(ins[pc + 3])
+        }
+    }
+    /// setSuperValue
+    @frozen public struct SetSuperValue {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let base: Int
+        /// reg
+        public let key: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            base = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
         }
     }
     /// getPrivate

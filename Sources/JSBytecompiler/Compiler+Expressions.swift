@@ -269,8 +269,8 @@ extension FunctionCompiler {
             let r = dst ?? temp(); emit(.loadNewTarget, r); return r
         case .superMember(let property):
             let r = dst ?? temp()
-            let k = try propertyKeyRegister(property)
-            emit(.getSuperElem, r, k)
+            let (base, k) = try superReference(property)
+            emit(.getSuperValue, r, base, k)
             return r
         case .superCall(let args):
             let r = dst ?? temp()
@@ -458,6 +458,26 @@ extension FunctionCompiler {
         }
     }
 
+    /// A super property reference: `this` checked (an uninitialized `this` is a
+    /// ReferenceError before the key is evaluated), the key evaluated (converted later by
+    /// getSuperValue/setSuperValue), then the base (GetSuperBase). Registers (base, key).
+    func superReference(_ property: PropertyKey, thisChecked: Bool = false) throws(CompileError) -> (Int, Int) {
+        if !thisChecked && thisRegister == nil {
+            let t = temp()
+            emit(.loadThis, t)
+        }
+        let k: Int
+        if case .computed(let e) = property {
+            k = temp()
+            _ = try expression(e, into: k)
+        } else {
+            k = try propertyKeyRegister(property)
+        }
+        let base = temp()
+        emit(.getSuperBase, base)
+        return (base, k)
+    }
+
     /// A name resolved at run time (`with`, sloppy direct eval): a register holding its
     /// reference (`resolveRef`), evaluated now, before the right-hand side; nil otherwise.
     func dynamicReference(_ name: String) -> Int? {
@@ -600,6 +620,10 @@ extension FunctionCompiler {
                     let k = try propertyKeyRegister(property)
                     emit(.deleteElem, r, o, k, code.isStrict ? 1 : 0)
                 }
+            case .superMember(let property):
+                // The reference is evaluated, then deleting it is a ReferenceError.
+                _ = try superReference(property)
+                emit(.throwReferenceError, stringConstant(Array("Unsupported reference to 'super'".utf16)))
             case .identifier(let name):
                 // Sloppy `delete x`: only configurable global properties can be deleted.
                 if case .dynamic? = resolve(name)?.location {
@@ -649,6 +673,18 @@ extension FunctionCompiler {
             let new = temp()
             emit(opcode, new, old)
             try storeName(name, new, initialize: false, offset: t.span.start)
+            let result = prefix ? new : old
+            if let d = dst { emit(.mov, d, result); return d }
+            return result
+        case .superMember(let property):
+            let (base, k) = try superReference(property)
+            let cur = temp()
+            emit(.getSuperValue, cur, base, k)
+            let old = temp()
+            emit(.toNumeric, old, cur)
+            let new = temp()
+            emit(opcode, new, old)
+            emit(.setSuperValue, base, k, new)
             let result = prefix ? new : old
             if let d = dst { emit(.mov, d, result); return d }
             return result
@@ -799,8 +835,8 @@ extension FunctionCompiler {
         case .superMember(let property):
             emit(.loadThis, thisReg)
             let m = nextRegister
-            let k = try propertyKeyRegister(property)
-            emit(.getSuperElem, f, k)
+            let (base, k) = try superReference(property, thisChecked: true)
+            emit(.getSuperValue, f, base, k)
             nextRegister = m
             return (f, thisReg)
         case .identifier(let name):
@@ -934,6 +970,15 @@ extension FunctionCompiler {
                 patch(skip)
                 return r
             case .expression(let t):
+                if case .superMember(let property) = t.kind {
+                    let (base, k) = try superReference(property)
+                    emit(.getSuperValue, r, base, k)
+                    let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
+                    _ = try expression(value, into: r)
+                    emit(.setSuperValue, base, k, r)
+                    patch(skip)
+                    return r
+                }
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 let o = try expression(object, into: temp())
                 let k = try readModifyWriteKey(o, property)
@@ -971,6 +1016,14 @@ extension FunctionCompiler {
                 try storeName(name, r, initialize: false, offset: span.start)
                 return r
             case .expression(let t):
+                if case .superMember(let property) = t.kind {
+                    let (base, k) = try superReference(property)
+                    let cur = temp()
+                    emit(.getSuperValue, cur, base, k)
+                    try emitBinary(binop, r, cur, value)
+                    emit(.setSuperValue, base, k, r)
+                    return r
+                }
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 var o = try expression(object, into: nil)
                 if bindingRegisters.contains(o) && (mayAssignLocals(value) || (property.computedExpression.map(mayAssignLocals) ?? false)) {
@@ -1009,6 +1062,14 @@ extension FunctionCompiler {
     /// `object.key = value` / `object[key] = value`; the value is compiled after the target.
     func assignMember(_ t: Expr, into dst: Int?, valueMayAssignLocals: Bool,
                       value: (FunctionCompiler) throws(CompileError) -> Int) throws(CompileError) -> Int {
+        if case .superMember(let property) = t.kind {
+            let (base, k) = try superReference(property)
+            let v = try value(self)
+            mark(t.span.start)
+            emit(.setSuperValue, base, k, v)
+            if let d = dst, d != v { emit(.mov, d, v); return d }
+            return v
+        }
         guard case .member(let object, let property, _) = t.kind else {
             throw error("invalid assignment target", t.span.start)
         }

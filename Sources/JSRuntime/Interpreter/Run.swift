@@ -845,17 +845,25 @@ extension Runtime {
                 try initializeFields(callee, result)
                 r[dst] = result
                 pc += opcode == .superCall ? Op.SuperCall.length : Op.SuperCallSpread.length
-            case .getSuperElem:
-                let op = Op.GetSuperElem(ins, pc)
-                let home = fp.pointee.home
-                guard isObject(home) else { throw try makeError(.syntaxError, "'super' keyword unexpected here") }
-                let proto = JSObject(home).prototype
-                let k = try toPropertyKey(r[op.key])
-                if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
+            case .getSuperBase:
+                let op = Op.Dst(ins, pc)
+                r[op.dst] = try superBase(fp.pointee.home)
+                pc += Op.Dst.length
+            case .getSuperValue:
+                let op = Op.GetSuperValue(ins, pc)
+                let base = r[op.base]
+                if !isObject(base) { throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined")") }
+                let kv = try unaryOperation(.toPropertyKey, r[op.key])
+                r[op.key] = kv
+                let k = try toPropertyKey(kv)
                 let thisValue = boundThis(fp)
                 if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[op.dst] = try get(JSObject(proto), k, receiver: thisValue)
-                pc += Op.GetSuperElem.length
+                r[op.dst] = try get(JSObject(base), k, receiver: thisValue)
+                pc += Op.GetSuperValue.length
+            case .setSuperValue:
+                let op = Op.SetSuperValue(ins, pc)
+                try setSuperValue(r[op.base], r[op.key], r[op.value], this: boundThis(fp), strict: data.code.isStrict)
+                pc += Op.SetSuperValue.length
             case .newClass:
                 let op = Op.NewClass(ins, pc)
                 guard case .function(let code) = data.code.constants[op.code] else { fatalError("bad class constant") }
