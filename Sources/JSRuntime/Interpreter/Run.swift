@@ -699,16 +699,22 @@ extension Runtime {
                 let op = Op.DefineAccessor(ins, pc)
                 let k = try toPropertyKey(r[op.key])
                 JSObject(r[op.function]).setExtraValue(2, r[op.object])   // home object
-                try defineOwnProperty(JSObject(r[op.object]), k, .data(r[op.function], Int(op.enumerable) != 0 ? .all : .hidden))
+                // DefineMethodProperty: DefinePropertyOrThrow (a class's static `prototype` fails).
+                if !(try defineOwnProperty(JSObject(r[op.object]), k, .data(r[op.function], Int(op.enumerable) != 0 ? .all : .hidden))) {
+                    throw try typeError("Cannot redefine property: \(keyDescription(k))")
+                }
                 pc += Op.DefineAccessor.length
             case .defineGetter, .defineSetter:
                 let op = Op.DefineAccessor(ins, pc)
                 let k = try toPropertyKey(r[op.key])
                 let f = r[op.function]
                 try setFunctionName(JSObject(f), k, prefix: opcode == .defineGetter ? "get" : "set")
+                JSObject(f).setExtraValue(2, r[op.object])   // home object
                 var desc = PropertyDescriptor(enumerable: Int(op.enumerable) != 0, configurable: true)
                 if opcode == .defineGetter { desc.get = f } else { desc.set = f }
-                try defineOwnProperty(JSObject(r[op.object]), k, desc)
+                if !(try defineOwnProperty(JSObject(r[op.object]), k, desc)) {
+                    throw try typeError("Cannot redefine property: \(keyDescription(k))")
+                }
                 pc += Op.DefineAccessor.length
 
             // MARK: Objects
