@@ -458,6 +458,19 @@ extension FunctionCompiler {
         }
     }
 
+    /// A call used as an assignment target (Annex B, sloppy code): the call is made, then
+    /// a ReferenceError is thrown. Returns false when `t` is not a call.
+    func callAssignmentTarget(_ t: Expr) throws(CompileError) -> Bool {
+        var core = t
+        while case .parenthesized(let i) = core.kind { core = i }
+        guard case .call = core.kind else { return false }
+        let m = nextRegister
+        _ = try expression(core, into: nil)
+        nextRegister = m
+        emit(.throwReferenceError, stringConstant(Array("Invalid left-hand side in assignment".utf16)))
+        return true
+    }
+
     /// A super property reference: `this` checked (an uninitialized `this` is a
     /// ReferenceError before the key is evaluated), the key evaluated (converted later by
     /// getSuperValue/setSuperValue), then the base (GetSuperBase). Registers (base, key).
@@ -702,6 +715,7 @@ extension FunctionCompiler {
             if let d = dst { emit(.mov, d, result); return d }
             return result
         default:
+            if try callAssignmentTarget(t) { return dst ?? temp() }
             throw error("invalid update target", t.span.start)
         }
     }
@@ -1024,6 +1038,7 @@ extension FunctionCompiler {
                     emit(.setSuperValue, base, k, r)
                     return r
                 }
+                if try callAssignmentTarget(t) { return r }
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 var o = try expression(object, into: nil)
                 if bindingRegisters.contains(o) && (mayAssignLocals(value) || (property.computedExpression.map(mayAssignLocals) ?? false)) {
@@ -1070,6 +1085,7 @@ extension FunctionCompiler {
             if let d = dst, d != v { emit(.mov, d, v); return d }
             return v
         }
+        if try callAssignmentTarget(t) { return dst ?? temp() }
         guard case .member(let object, let property, _) = t.kind else {
             throw error("invalid assignment target", t.span.start)
         }

@@ -416,8 +416,13 @@ extension Parser {
                 throw error("The left-hand side of a for-of loop may not be 'async'.", at: initStart)
             }
             if startsWithLet && isOf { throw error("The left-hand side of a for-of loop may not start with let.", at: initStart) }
-            let target = try toAssignable(initExpr, isBinding: false, cover: &cover)
-            try checkAssignTarget(target)
+            let target: Pattern
+            if isWebCompatCallTarget(initExpr) {
+                target = Pattern(.expression(initExpr), initExpr.span)
+            } else {
+                target = try toAssignable(initExpr, isBinding: false, cover: &cover)
+                try checkAssignTarget(target)
+            }
             return try parseForInOf(startPos: startPos, left: .target(target), isOf: isOf, isAwait: isAwait, scope: scope, varInitializer: nil)
         }
         try checkExpressionErrors(&cover, andPattern: true)
