@@ -123,6 +123,14 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case getDynamicCallee
     /// a sloppy eval's function declaration in the caller's variable environment
     case initEvalVar
+    /// ResolveBinding of a dynamic name, kept for a later GetValue/PutValue: its environment (undefined: the global one)
+    case resolveRef
+    /// GetValue of a reference from resolveRef
+    case getRef
+    /// PutValue of a reference from resolveRef (strictness from the code block)
+    case setRef
+    /// Annex B.3.3.3: a block function's value assigned to the eval's variable environment
+    case setEvalVar
     /// pushes an object environment (ToObject of the value)
     case pushWith
     case getProp
@@ -140,7 +148,12 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case defineGetter
     case defineSetter
     case defineMethod
-    case getSuperElem
+    /// GetSuperBase: the home object's [[GetPrototypeOf]]()
+    case getSuperBase
+    /// GetValue of super[key] (base from getSuperBase); the key register gets ToPropertyKey(key)
+    case getSuperValue
+    /// PutValue of super[key] = value, `this` the receiver (strictness from the code block)
+    case setSuperValue
     case getPrivate
     case setPrivate
     /// `#x in o`
@@ -224,7 +237,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return [.reg, .reg]
         case .loadConst: return [.reg, .const]
         case .loadInt: return [.reg, .imm]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return [.reg]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return [.reg]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return [.reg, .reg, .reg]
         case .jmp: return [.jump]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return [.reg, .jump]
@@ -234,9 +247,9 @@ extension Opcode {
         case .addImm, .subImm: return [.reg, .reg, .imm]
         case .getGlobal: return [.reg, .atom, .ic]
         case .setGlobal, .setGlobalStrict: return [.atom, .reg, .ic]
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return [.reg, .atom]
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return [.reg, .atom]
         case .declareGlobalVar, .declareGlobalLexical: return [.atom, .imm]
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return [.atom, .reg]
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return [.atom, .reg]
         case .getScope: return [.reg, .imm, .imm]
         case .setScope, .initScope: return [.imm, .imm, .reg]
         case .checkTDZ: return [.reg, .atom]
@@ -248,6 +261,8 @@ extension Opcode {
         case .getImport: return [.reg, .imm, .atom]
         case .dynamicImport: return [.reg, .reg, .reg]
         case .getDynamicCallee: return [.reg, .reg, .atom]
+        case .getRef: return [.reg, .reg, .atom]
+        case .setRef: return [.reg, .atom, .reg]
         case .pushWith, .throwIfNotObject, .ret, .throw: return [.reg]
         case .getProp: return [.reg, .reg, .atom, .ic]
         case .setProp, .setPropStrict, .initProp: return [.reg, .atom, .reg, .ic]
@@ -257,7 +272,8 @@ extension Opcode {
         case .deleteElem: return [.reg, .reg, .reg, .imm]
         case .defineField: return [.reg, .reg, .reg]
         case .defineGetter, .defineSetter, .defineMethod: return [.reg, .reg, .reg, .imm]
-        case .getSuperElem: return [.reg, .reg]
+        case .getSuperValue: return [.reg, .reg, .reg]
+        case .setSuperValue: return [.reg, .reg, .reg]
         case .getPrivate: return [.reg, .reg, .reg]
         case .setPrivate: return [.reg, .reg, .reg]
         case .hasPrivate: return [.reg, .reg, .reg]
@@ -308,7 +324,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return ["dst", "src"]
         case .loadConst: return ["dst", "index"]
         case .loadInt: return ["dst", "value"]
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return ["dst"]
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return ["dst"]
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return ["dst", "a", "b"]
         case .jmp: return ["offset"]
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return ["value", "offset"]
@@ -318,9 +334,9 @@ extension Opcode {
         case .addImm, .subImm: return ["dst", "src", "imm"]
         case .getGlobal: return ["dst", "name", "cache"]
         case .setGlobal, .setGlobalStrict: return ["name", "value", "cache"]
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return ["dst", "name"]
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return ["dst", "name"]
         case .declareGlobalVar, .declareGlobalLexical: return ["name", "flag"]
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return ["name", "value"]
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return ["name", "value"]
         case .getScope: return ["dst", "depth", "slot"]
         case .setScope, .initScope: return ["depth", "slot", "value"]
         case .checkTDZ: return ["value", "name"]
@@ -332,6 +348,8 @@ extension Opcode {
         case .getImport: return ["dst", "index", "name"]
         case .dynamicImport: return ["dst", "specifier", "options"]
         case .getDynamicCallee: return ["function", "this", "name"]
+        case .getRef: return ["dst", "ref", "name"]
+        case .setRef: return ["ref", "name", "value"]
         case .pushWith, .throwIfNotObject, .ret, .throw: return ["value"]
         case .getProp: return ["dst", "object", "name", "cache"]
         case .setProp, .setPropStrict, .initProp: return ["object", "name", "value", "cache"]
@@ -341,7 +359,8 @@ extension Opcode {
         case .deleteElem: return ["dst", "object", "key", "strict"]
         case .defineField: return ["object", "key", "value"]
         case .defineGetter, .defineSetter, .defineMethod: return ["object", "key", "function", "enumerable"]
-        case .getSuperElem: return ["dst", "key"]
+        case .getSuperValue: return ["dst", "base", "key"]
+        case .setSuperValue: return ["base", "key", "value"]
         case .getPrivate: return ["dst", "object", "name"]
         case .setPrivate: return ["object", "name", "value"]
         case .hasPrivate: return ["dst", "object", "name"]
@@ -392,7 +411,7 @@ extension Opcode {
         case .mov, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject: return "DstSrc"
         case .loadConst: return "LoadConst"
         case .loadInt: return "LoadInt"
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .newObject, .loadException: return "Dst"
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .importMeta, .getSuperBase, .newObject, .loadException: return "Dst"
         case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in: return "Binary"
         case .jmp: return "Jmp"
         case .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull: return "CondJump"
@@ -402,9 +421,9 @@ extension Opcode {
         case .addImm, .subImm: return "ArithImm"
         case .getGlobal: return "GetGlobal"
         case .setGlobal, .setGlobalStrict: return "SetGlobal"
-        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic: return "DstName"
+        case .typeOfGlobal, .getDynamic, .typeOfDynamic, .deleteDynamic, .resolveRef: return "DstName"
         case .declareGlobalVar, .declareGlobalLexical: return "NameFlag"
-        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar: return "NameValue"
+        case .declareGlobalFunction, .initGlobalLexical, .setDynamic, .initEvalVar, .setEvalVar: return "NameValue"
         case .getScope: return "GetScope"
         case .setScope, .initScope: return "SetScope"
         case .checkTDZ: return "CheckTDZ"
@@ -416,6 +435,8 @@ extension Opcode {
         case .getImport: return "GetImport"
         case .dynamicImport: return "DynamicImport"
         case .getDynamicCallee: return "GetDynamicCallee"
+        case .getRef: return "GetRef"
+        case .setRef: return "SetRef"
         case .pushWith, .throwIfNotObject, .ret, .throw: return "Value"
         case .getProp: return "GetProp"
         case .setProp, .setPropStrict, .initProp: return "SetProp"
@@ -425,7 +446,8 @@ extension Opcode {
         case .deleteElem: return "DeleteElem"
         case .defineField: return "DefineField"
         case .defineGetter, .defineSetter, .defineMethod: return "DefineAccessor"
-        case .getSuperElem: return "GetSuperElem"
+        case .getSuperValue: return "GetSuperValue"
+        case .setSuperValue: return "SetSuperValue"
         case .getPrivate: return "GetPrivate"
         case .setPrivate: return "SetPrivate"
         case .hasPrivate: return "HasPrivate"
@@ -474,9 +496,9 @@ extension Opcode {
     @inlinable @inline(__always) public var length: Int {
         switch self {
         case .popScope, .copyScope, .retUndefined, .debugger, .nop: return 1
-        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
-        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .getSuperElem, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
-        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getElem, .setElem, .setElemStrict, .defineField, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
+        case .loadUndefined, .loadNull, .loadTrue, .loadFalse, .loadEmpty, .loadThis, .loadNewTarget, .loadCallee, .jmp, .throwConstAssign, .importMeta, .pushWith, .getSuperBase, .throwIfNotObject, .newObject, .ret, .throw, .throwTypeError, .throwReferenceError, .loadException, .generatorStart, .createArguments, .createMappedArguments: return 2
+        case .mov, .loadConst, .loadInt, .neg, .plus, .not, .bitNot, .typeOf, .toNumeric, .toPropertyKey, .inc, .dec, .toString, .toObject, .jumpIfTrue, .jumpIfFalse, .jumpIfNullish, .jumpIfNotNullish, .jumpIfUndefined, .jumpIfNotUndefined, .jumpIfNull, .jumpIfNotNull, .typeOfGlobal, .declareGlobalVar, .declareGlobalFunction, .declareGlobalLexical, .initGlobalLexical, .checkTDZ, .pushScope, .getDynamic, .setDynamic, .typeOfDynamic, .deleteDynamic, .initEvalVar, .resolveRef, .setEvalVar, .newPrivateName, .setHomeObject, .arrayPush, .arraySpread, .setPrototypeOf, .newClosure, .setClassFields, .superCallSpread, .getIterator, .getAsyncIterator, .iteratorClose, .iteratorValue, .forInPrepare, .createRest: return 3
+        case .add, .sub, .mul, .div, .mod, .exp, .bitAnd, .bitOr, .bitXor, .shl, .sar, .shr, .eq, .ne, .strictEq, .strictNe, .lt, .le, .gt, .ge, .instanceOf, .in, .jumpIfLess, .jumpIfNotLess, .jumpIfLessEq, .jumpIfNotLessEq, .jumpIfGreater, .jumpIfNotGreater, .jumpIfGreaterEq, .jumpIfNotGreaterEq, .jumpIfStrictEq, .jumpIfStrictNotEq, .jumpIfEq, .jumpIfNotEq, .jumpIfLessImm, .jumpIfNotLessImm, .jumpIfLessEqImm, .jumpIfNotLessEqImm, .jumpIfGreaterImm, .jumpIfNotGreaterImm, .jumpIfGreaterEqImm, .jumpIfNotGreaterEqImm, .jumpIfStrictEqImm, .jumpIfStrictNotEqImm, .jumpIfStrictEqConst, .jumpIfStrictNotEqConst, .addImm, .subImm, .getGlobal, .setGlobal, .setGlobalStrict, .getScope, .setScope, .initScope, .getImport, .dynamicImport, .getDynamicCallee, .getRef, .setRef, .getElem, .setElem, .setElemStrict, .defineField, .getSuperValue, .setSuperValue, .getPrivate, .setPrivate, .hasPrivate, .asyncIteratorResult, .asyncIteratorReturn, .asyncDelegateResult, .newArray, .newRegExp, .newClass, .superCall, .iteratorNext, .iteratorDone, .forInNext, .yield, .yieldDelegate, .await, .addDisposable, .disposeResources: return 4
         case .getScopeChecked, .setScopeChecked, .getProp, .setProp, .setPropStrict, .deleteProp, .deleteElem, .initProp, .defineGetter, .defineSetter, .defineMethod, .definePrivate, .asyncDelegateCall, .copyDataProperties, .callSpread, .constructSpread, .disposeResourcesAsync: return 5
         case .call, .callMethod, .callEval, .construct: return 6
         }
@@ -522,7 +544,7 @@ public enum Op {
             value = ins[pc + 2]
         }
     }
-    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, importMeta, newObject, loadException
+    /// loadUndefined, loadNull, loadTrue, loadFalse, loadEmpty, loadThis, loadNewTarget, loadCallee, importMeta, getSuperBase, newObject, loadException
     @frozen public struct Dst {
         @inlinable public static var length: Int { 2 }
         /// reg
@@ -657,7 +679,7 @@ public enum Op {
             cache = Int(ins[pc + 3])
         }
     }
-    /// typeOfGlobal, getDynamic, typeOfDynamic, deleteDynamic
+    /// typeOfGlobal, getDynamic, typeOfDynamic, deleteDynamic, resolveRef
     @frozen public struct DstName {
         @inlinable public static var length: Int { 3 }
         /// reg
@@ -681,7 +703,7 @@ public enum Op {
             flag = ins[pc + 2]
         }
     }
-    /// declareGlobalFunction, initGlobalLexical, setDynamic, initEvalVar
+    /// declareGlobalFunction, initGlobalLexical, setDynamic, initEvalVar, setEvalVar
     @frozen public struct NameValue {
         @inlinable public static var length: Int { 3 }
         /// atom
@@ -844,6 +866,36 @@ public enum Op {
             name = Int(ins[pc + 3])
         }
     }
+    /// getRef
+    @frozen public struct GetRef {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let dst: Int
+        /// reg
+        public let ref: Int
+        /// atom
+        public let name: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            dst = Int(ins[pc + 1])
+            ref = Int(ins[pc + 2])
+            name = Int(ins[pc + 3])
+        }
+    }
+    /// setRef
+    @frozen public struct SetRef {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let ref: Int
+        /// atom
+        public let name: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            ref = Int(ins[pc + 1])
+            name = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
+        }
+    }
     /// pushWith, throwIfNotObject, ret, throw
     @frozen public struct Value {
         @inlinable public static var length: Int { 2 }
@@ -988,16 +1040,34 @@ public enum Op {
             enumerable = ins[pc + 4]
         }
     }
-    /// getSuperElem
-    @frozen public struct GetSuperElem {
-        @inlinable public static var length: Int { 3 }
+    /// getSuperValue
+    @frozen public struct GetSuperValue {
+        @inlinable public static var length: Int { 4 }
         /// reg
         public let dst: Int
+        /// reg
+        public let base: Int
         /// reg
         public let key: Int
         @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
             dst = Int(ins[pc + 1])
+            base = Int(ins[pc + 2])
+            key = Int(ins[pc + 3])
+        }
+    }
+    /// setSuperValue
+    @frozen public struct SetSuperValue {
+        @inlinable public static var length: Int { 4 }
+        /// reg
+        public let base: Int
+        /// reg
+        public let key: Int
+        /// reg
+        public let value: Int
+        @inlinable @inline(__always) public init(_ ins: UnsafePointer<Int32>, _ pc: Int) {
+            base = Int(ins[pc + 1])
             key = Int(ins[pc + 2])
+            value = Int(ins[pc + 3])
         }
     }
     /// getPrivate

@@ -97,6 +97,8 @@ extension FunctionCompiler {
             }
             if cs.hasEnvironment { hops += 1 }
         }
+        // Sloppy eval code: the variable environment is the caller's (B.3.3.3).
+        if isEvalCode && !code.isStrict { emit(.setEvalVar, atom(name), value) }
     }
 
     // MARK: - Operands
@@ -267,8 +269,8 @@ extension FunctionCompiler {
             let r = dst ?? temp(); emit(.loadNewTarget, r); return r
         case .superMember(let property):
             let r = dst ?? temp()
-            let k = try propertyKeyRegister(property)
-            emit(.getSuperElem, r, k)
+            let (base, k) = try superReference(property)
+            emit(.getSuperValue, r, base, k)
             return r
         case .superCall(let args):
             let r = dst ?? temp()
@@ -456,6 +458,62 @@ extension FunctionCompiler {
         }
     }
 
+    /// A call used as an assignment target (Annex B, sloppy code): the call is made, then
+    /// a ReferenceError is thrown. Returns false when `t` is not a call.
+    func callAssignmentTarget(_ t: Expr) throws(CompileError) -> Bool {
+        var core = t
+        while case .parenthesized(let i) = core.kind { core = i }
+        guard case .call = core.kind else { return false }
+        let m = nextRegister
+        _ = try expression(core, into: nil)
+        nextRegister = m
+        emit(.throwReferenceError, stringConstant(Array("Invalid left-hand side in assignment".utf16)))
+        return true
+    }
+
+    /// A super property reference: `this` checked (an uninitialized `this` is a
+    /// ReferenceError before the key is evaluated), the key evaluated (converted later by
+    /// getSuperValue/setSuperValue), then the base (GetSuperBase). Registers (base, key).
+    func superReference(_ property: PropertyKey, thisChecked: Bool = false) throws(CompileError) -> (Int, Int) {
+        if !thisChecked && thisRegister == nil {
+            let t = temp()
+            emit(.loadThis, t)
+        }
+        let k: Int
+        if case .computed(let e) = property {
+            k = temp()
+            _ = try expression(e, into: k)
+        } else {
+            k = try propertyKeyRegister(property)
+        }
+        let base = temp()
+        emit(.getSuperBase, base)
+        return (base, k)
+    }
+
+    /// A name resolved at run time (`with`, sloppy direct eval): a register holding its
+    /// reference (`resolveRef`), evaluated now, before the right-hand side; nil otherwise.
+    func dynamicReference(_ name: String) -> Int? {
+        guard case .dynamic? = resolve(name)?.location else { return nil }
+        let ref = temp()
+        emit(.resolveRef, ref, atom(name))
+        return ref
+    }
+
+    /// The key of a read-modify-write member target (`o[k] op= v`, `o[k]++`, `o[k] ??= v`):
+    /// a computed key is converted once, after GetValue has checked the base
+    /// (RequireObjectCoercible(o) comes before ToPropertyKey(k)).
+    func readModifyWriteKey(_ o: Int, _ property: PropertyKey) throws(CompileError) -> Int {
+        guard case .computed(let e) = property else { return try propertyKeyRegister(property) }
+        let r = temp()
+        let v = try expression(e, into: nil)
+        let ok = emitJump(.jumpIfNotNullish, o)
+        emit(.throwTypeError, stringConstant(Array("Cannot read properties of null or undefined".utf16)))
+        patch(ok)
+        emit(.toPropertyKey, r, v)
+        return r
+    }
+
     /// `o[k] = v` for a member property (private names write existing private elements).
     func emitSetKeyed(_ o: Int, _ k: Int, _ v: Int, _ property: PropertyKey) {
         switch property {
@@ -575,6 +633,10 @@ extension FunctionCompiler {
                     let k = try propertyKeyRegister(property)
                     emit(.deleteElem, r, o, k, code.isStrict ? 1 : 0)
                 }
+            case .superMember(let property):
+                // The reference is evaluated, then deleting it is a ReferenceError.
+                _ = try superReference(property)
+                emit(.throwReferenceError, stringConstant(Array("Unsupported reference to 'super'".utf16)))
             case .identifier(let name):
                 // Sloppy `delete x`: only configurable global properties can be deleted.
                 if case .dynamic? = resolve(name)?.location {
@@ -606,6 +668,18 @@ extension FunctionCompiler {
         let opcode: Opcode = op == .increment ? .inc : .dec
         switch t.kind {
         case .identifier(let name):
+            if let ref = dynamicReference(name) {
+                let cur = temp()
+                emit(.getRef, cur, ref, atom(name))
+                let old = temp()
+                emit(.toNumeric, old, cur)
+                let new = temp()
+                emit(opcode, new, old)
+                emit(.setRef, ref, atom(name), new)
+                let result = prefix ? new : old
+                if let d = dst { emit(.mov, d, result); return d }
+                return result
+            }
             let cur = try loadName(name, offset: t.span.start)
             let old = temp()
             emit(.toNumeric, old, cur)
@@ -615,9 +689,21 @@ extension FunctionCompiler {
             let result = prefix ? new : old
             if let d = dst { emit(.mov, d, result); return d }
             return result
+        case .superMember(let property):
+            let (base, k) = try superReference(property)
+            let cur = temp()
+            emit(.getSuperValue, cur, base, k)
+            let old = temp()
+            emit(.toNumeric, old, cur)
+            let new = temp()
+            emit(opcode, new, old)
+            emit(.setSuperValue, base, k, new)
+            let result = prefix ? new : old
+            if let d = dst { emit(.mov, d, result); return d }
+            return result
         case .member(let object, let property, _):
             let o = try expression(object, into: temp())
-            let k = try propertyKeyRegister(property)
+            let k = try readModifyWriteKey(o, property)
             let cur = temp()
             emitGetKeyed(cur, o, k, property)
             let old = temp()
@@ -629,6 +715,7 @@ extension FunctionCompiler {
             if let d = dst { emit(.mov, d, result); return d }
             return result
         default:
+            if try callAssignmentTarget(t) { return dst ?? temp() }
             throw error("invalid update target", t.span.start)
         }
     }
@@ -762,8 +849,8 @@ extension FunctionCompiler {
         case .superMember(let property):
             emit(.loadThis, thisReg)
             let m = nextRegister
-            let k = try propertyKeyRegister(property)
-            emit(.getSuperElem, f, k)
+            let (base, k) = try superReference(property, thisChecked: true)
+            emit(.getSuperValue, f, base, k)
             nextRegister = m
             return (f, thisReg)
         case .identifier(let name):
@@ -867,6 +954,11 @@ extension FunctionCompiler {
         case .assign:
             switch target.kind {
             case .identifier(let name):
+                if let ref = dynamicReference(name) {
+                    let v = try expression(value, into: dst, inferredName: name)
+                    emit(.setRef, ref, atom(name), v)
+                    return v
+                }
                 if dst == nil, let reg = plainRegister(name, initializing: false), writesDestinationLast(value) {
                     return try expression(value, into: reg, inferredName: name)
                 }
@@ -884,16 +976,26 @@ extension FunctionCompiler {
             let r = dst ?? temp()
             switch target.kind {
             case .identifier(let name):
-                _ = try loadName(name, offset: span.start, into: r)
+                let ref = dynamicReference(name)
+                if let ref { emit(.getRef, r, ref, atom(name)) } else { _ = try loadName(name, offset: span.start, into: r) }
                 let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
                 _ = try expression(value, into: r, inferredName: name)
-                try storeName(name, r, initialize: false, offset: span.start)
+                if let ref { emit(.setRef, ref, atom(name), r) } else { try storeName(name, r, initialize: false, offset: span.start) }
                 patch(skip)
                 return r
             case .expression(let t):
+                if case .superMember(let property) = t.kind {
+                    let (base, k) = try superReference(property)
+                    emit(.getSuperValue, r, base, k)
+                    let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
+                    _ = try expression(value, into: r)
+                    emit(.setSuperValue, base, k, r)
+                    patch(skip)
+                    return r
+                }
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 let o = try expression(object, into: temp())
-                let k = try propertyKeyRegister(property)
+                let k = try readModifyWriteKey(o, property)
                 emitGetKeyed(r, o, k, property)
                 let skip = emitJump(op == .and ? .jumpIfFalse : op == .or ? .jumpIfTrue : .jumpIfNotNullish, r)
                 _ = try expression(value, into: r)
@@ -914,6 +1016,13 @@ extension FunctionCompiler {
                     try emitBinary(binop, reg, reg, value)
                     return reg
                 }
+                if let ref = dynamicReference(name) {
+                    let left = temp()
+                    emit(.getRef, left, ref, atom(name))
+                    try emitBinary(binop, r, left, value)
+                    emit(.setRef, ref, atom(name), r)
+                    return r
+                }
                 let cur = try loadName(name, offset: span.start)
                 let left = temp()
                 emit(.mov, left, cur)
@@ -921,6 +1030,15 @@ extension FunctionCompiler {
                 try storeName(name, r, initialize: false, offset: span.start)
                 return r
             case .expression(let t):
+                if case .superMember(let property) = t.kind {
+                    let (base, k) = try superReference(property)
+                    let cur = temp()
+                    emit(.getSuperValue, cur, base, k)
+                    try emitBinary(binop, r, cur, value)
+                    emit(.setSuperValue, base, k, r)
+                    return r
+                }
+                if try callAssignmentTarget(t) { return r }
                 guard case .member(let object, let property, _) = t.kind else { throw error("invalid assignment target", span.start) }
                 var o = try expression(object, into: nil)
                 if bindingRegisters.contains(o) && (mayAssignLocals(value) || (property.computedExpression.map(mayAssignLocals) ?? false)) {
@@ -928,7 +1046,7 @@ extension FunctionCompiler {
                     emit(.mov, c, o)
                     o = c
                 }
-                let k = try propertyKeyRegister(property)
+                let k = try readModifyWriteKey(o, property)
                 let cur = temp()
                 emitGetKeyed(cur, o, k, property)
                 try emitBinary(binop, r, cur, value)
@@ -959,6 +1077,15 @@ extension FunctionCompiler {
     /// `object.key = value` / `object[key] = value`; the value is compiled after the target.
     func assignMember(_ t: Expr, into dst: Int?, valueMayAssignLocals: Bool,
                       value: (FunctionCompiler) throws(CompileError) -> Int) throws(CompileError) -> Int {
+        if case .superMember(let property) = t.kind {
+            let (base, k) = try superReference(property)
+            let v = try value(self)
+            mark(t.span.start)
+            emit(.setSuperValue, base, k, v)
+            if let d = dst, d != v { emit(.mov, d, v); return d }
+            return v
+        }
+        if try callAssignmentTarget(t) { return dst ?? temp() }
         guard case .member(let object, let property, _) = t.kind else {
             throw error("invalid assignment target", t.span.start)
         }
@@ -1080,13 +1207,18 @@ extension FunctionCompiler {
         emit(.getIterator, rec, v)
         let start = pc
         let depth = environmentDepth
+        // A `return` while the pattern runs (a generator resumed with return at a `yield`
+        // in a target or default) closes the iterator, as a finally block would.
+        let f = FinallyContext(kindRegister: temp(), valueRegister: temp(), scopeDepth: environmentDepth, jumpDepth: jumps.count)
+        finallies.append(f)
         for element in elements {
             let m = nextRegister
-            let r = temp()
-            // A member target's object and key are evaluated before the step.
             var target = element
             var defaultValue: Expr? = nil
             if let e = element, case .withDefault(let t, let d) = e.kind { target = t; defaultValue = d }
+            // A member target's object and key are evaluated before the step.
+            let member = try preEvaluatedMemberTarget(target)
+            let r = temp()
             let done = emitJump(.iteratorNext, r, rec)
             let over = emitJump(.jmp)
             patch(done)
@@ -1100,20 +1232,39 @@ extension FunctionCompiler {
                     _ = try expression(d, into: r, inferredName: name)
                     patch(skip)
                 }
-                try bindPattern(t, valueRegister: r, initialize: initialize)
+                if let member { storePreEvaluatedMember(member, r) } else { try bindPattern(t, valueRegister: r, initialize: initialize) }
             }
             nextRegister = m
         }
         if let rest {
             let m = nextRegister
+            let member = try preEvaluatedMemberTarget(rest)
             let r = temp()
             emit(.iteratorValue, r, rec)
-            try bindPattern(rest, valueRegister: r, initialize: initialize)
+            if let member { storePreEvaluatedMember(member, r) } else { try bindPattern(rest, valueRegister: r, initialize: initialize) }
             nextRegister = m
         }
+        finallies.removeLast()
         let end = pc
         emit(.iteratorClose, rec, 0)
         let over = emitJump(.jmp)
+        if !f.exits.isEmpty {
+            // return: close the iterator (its errors win), then continue the return.
+            for j in f.entryJumps { patch(j) }
+            emit(.iteratorClose, rec, 0)
+            let cmp = temp()
+            let idReg = temp()
+            for (id, action) in f.exits {
+                emit(.loadInt, idReg, id)
+                emit(.strictEq, cmp, f.kindRegister, idReg)
+                let skip = emitJump(.jumpIfFalse, cmp)
+                switch action {
+                case .jump(let index, let isBreak): emitJumpOut(contextIndex: index, isBreak: isBreak)
+                case .ret: emitReturn(f.valueRegister)
+                }
+                patch(skip)
+            }
+        }
         // An exception while binding closes the iterator (unless the iterator itself threw).
         code.handlers.append(Handler(start: Int32(start), end: Int32(end), target: Int32(pc), scopeDepth: Int32(depth)))
         let ex = temp()
@@ -1121,6 +1272,31 @@ extension FunctionCompiler {
         emit(.iteratorClose, rec, 1)
         emit(.throw, ex)
         patch(over)
+    }
+
+    /// An assignment pattern's member-expression target (`o.p`, `o[k]`): its object and key
+    /// evaluated now (the reference), for a store after the iterator step.
+    func preEvaluatedMemberTarget(_ t: Pattern?) throws(CompileError) -> (object: Int, key: Int, property: PropertyKey)? {
+        guard let t, case .expression(let e) = t.kind, case .member(let object, let property, let optional) = e.kind, !optional else { return nil }
+        let o = temp()
+        _ = try expression(object, into: o)
+        switch property {
+        case .name: return (o, -1, property)
+        case .computed(let k):
+            let kr = temp()
+            _ = try expression(k, into: kr)
+            return (o, kr, property)
+        default:
+            return (o, try propertyKeyRegister(property), property)
+        }
+    }
+
+    func storePreEvaluatedMember(_ m: (object: Int, key: Int, property: PropertyKey), _ v: Int) {
+        switch m.property {
+        case .name(let n): emit(code.isStrict ? .setPropStrict : .setProp, m.object, atom(n), v, newIC())
+        case .computed: emit(code.isStrict ? .setElemStrict : .setElem, m.object, m.key, v)
+        default: emitSetKeyed(m.object, m.key, v, m.property)
+        }
     }
 
     /// Assigns to an assignment pattern (destructuring assignment, for-in/of targets).

@@ -33,7 +33,7 @@ extension FunctionCompiler {
         let strict = code.isStrict
         if !strict {
             for b in program.scope.bindings {
-                if b.kind == .var { code.evalVarNames.append(b.name) }
+                if b.kind == .var && !skippedAnnexBNames.contains(b.name) { code.evalVarNames.append(b.name) }
                 if b.kind == .function { code.evalFunctionNames.append(b.name) }
             }
         }
@@ -160,16 +160,21 @@ extension FunctionCompiler {
                 }
             }
         } else {
+            // Until IteratorBindingInitialization reaches it, a parameter is uninitialized:
+            // a default value that reads it (or a later one) is a ReferenceError. The
+            // bindings are lexical-like (TDZ-checked) while the parameters bind.
             for b in fn.scope.bindings where b.kind == .parameter {
                 if b.isCaptured || fn.scope.containsDirectEval {
-                    cs.names[b.name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .parameter, declarationEnd: -1)
+                    cs.names[b.name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .let, declarationEnd: -1)
                     cs.slotNames.append(b.name)
                     cs.environmentSize += 1
                     cs.hasEnvironment = true
                 } else {
                     let r = temp()
                     bindingRegisters.insert(r)
-                    cs.names[b.name] = BindingInfo(location: .register(r), kind: .parameter, declarationEnd: -1)
+                    cs.names[b.name] = BindingInfo(location: .register(r), kind: .let, declarationEnd: -1)
+                    tdzStarts.append((pc, r))
+                    emit(.loadEmpty, r)
                 }
             }
         }
@@ -197,6 +202,7 @@ extension FunctionCompiler {
                 emit(.createRest, paramCount - 1, fn.params.count)
                 try bindPattern(rest, valueRegister: paramCount - 1, initialize: true)
             }
+            for b in fn.scope.bindings where b.kind == .parameter { cs.names[b.name]?.kind = .parameter }
         }
         if fn.hasSimpleParameterList, let rest = fn.rest {
             emit(.createRest, paramCount - 1, fn.params.count)

@@ -47,7 +47,8 @@ extension FunctionCompiler {
             try variableDeclaration(d)
         case .function(let fn):
             // Hoisted; in a sloppy block, Annex B also assigns the var binding here.
-            if let name = fn.name, let scope = scopes.last?.scope, scope.annexBFunctionNames.contains(name) {
+            if let name = fn.name, let scope = scopes.last?.scope, scope.annexBFunctionNames.contains(name),
+               !(isEvalCode && skippedAnnexBNames.contains(name)) {
                 let r = try loadName(name, offset: s.span.start)
                 try storeVarBinding(name, r, offset: s.span.start)
             }
@@ -66,6 +67,10 @@ extension FunctionCompiler {
         case .empty, .debugger:
             break
         case .if(let test, let consequent, let alternate):
+            // if, loops, switch and try complete with UpdateEmpty(result, undefined): in
+            // script and eval code, a body without a value leaves undefined, not the
+            // value of an earlier statement.
+            resetCompletion()
             let j = try jumpIfFalse(test)
             try statement(consequent)
             if let alt = alternate {
@@ -77,6 +82,7 @@ extension FunctionCompiler {
                 patch(j)
             }
         case .while(let test, let body):
+            resetCompletion()
             if isDuplicableTest(test) {
                 // Inverted: the test once before the loop and again at the bottom, so each
                 // iteration runs one conditional jump instead of a jump and a test.
@@ -93,6 +99,7 @@ extension FunctionCompiler {
             patch(exit)
             patchLoopExits(continueTarget: top)
         case .doWhile(let body, let test):
+            resetCompletion()
             let top = pc
             var continueAt = 0
             try loopBody(body, continueTarget: nil) { fc throws(CompileError) in
@@ -101,10 +108,13 @@ extension FunctionCompiler {
             }
             patchLoopExits(continueTarget: continueAt)
         case .for(let initializer, let test, let update, let body, let scope):
+            resetCompletion()
             try forStatement(initializer, test, update, body, scope)
         case .forIn(let left, let right, let body, let scope):
+            resetCompletion()
             try forInStatement(left, right, body, scope)
         case .forOf(let left, let right, let body, let isAwait, let scope):
+            resetCompletion()
             try forOfStatement(left, right, body, scope, isAwait: isAwait)
         case .continue(let label):
             try jumpOut(label: label, isBreak: false, offset: s.span.start)
@@ -129,8 +139,10 @@ extension FunctionCompiler {
             let r = try expression(e, into: nil)
             emit(.throw, r)
         case .try(let block, let param, let catchBody, let catchScope, let finalizer):
+            resetCompletion()
             try tryStatement(block, param, catchBody, catchScope, finalizer)
         case .switch(let d, let cases, let scope):
+            resetCompletion()
             try switchStatement(d, cases, scope)
         case .labeled(let name, let body):
             pendingLabels.append(name)
@@ -445,6 +457,10 @@ extension FunctionCompiler {
 
     // MARK: - try
 
+    func resetCompletion() {
+        if let c = completionRegister { emit(.loadUndefined, c) }
+    }
+
     func tryStatement(_ block: Block, _ param: Pattern?, _ catchBody: Block?, _ catchScope: Scope?, _ finalizer: Block?) throws(CompileError) {
         var finallyContext: FinallyContext? = nil
         if finalizer != nil {
@@ -494,7 +510,15 @@ extension FunctionCompiler {
         emit(.loadInt, f.kindRegister, FunctionCompiler.finallyNormal)
         for j in f.entryJumps { patch(j) }
         finallies.removeLast()
+        // A finally block's normal completion does not change the statement's value.
+        let savedCompletion = completionRegister
+        if savedCompletion != nil {
+            let scratch = temp()
+            emit(.loadUndefined, scratch)
+            completionRegister = scratch
+        }
         try self.block(finalizer)
+        completionRegister = savedCompletion
         // Dispatch on how the finally block was entered.
         let cmp = temp()
         let idReg = temp()

@@ -39,13 +39,17 @@ public enum Compiler {
     /// run time through the caller's environment chain. In sloppy eval code, top-level
     /// `var`/function names become bindings of the caller's variable environment (the
     /// runtime instantiates them from `evalVarNames`/`evalFunctionNames` before running).
-    public static func compileEval(_ program: Program, strict: Bool, allowsNewTarget: Bool) throws(CompileError) -> CodeBlock {
+    /// `skippedAnnexBNames`: block-level function names that get no var binding (Annex B.3.3.3,
+    /// decided by the runtime from the caller's environments).
+    public static func compileEval(_ program: Program, strict: Bool, allowsNewTarget: Bool,
+                                   skippedAnnexBNames: Set<String> = []) throws(CompileError) -> CodeBlock {
         let code = CodeBlock(name: "eval", span: Span(0, program.source.bytes.count))
         code.allowsNewTarget = allowsNewTarget
         code.source = program.source
         code.isStrict = strict
         let fc = FunctionCompiler(code: code, parent: nil, function: nil, source: program.source)
         fc.isEvalCode = true
+        fc.skippedAnnexBNames = skippedAnnexBNames
         try fc.compileEvalCode(program)
         return code
     }
@@ -154,6 +158,8 @@ final class FunctionCompiler {
     var completionRegister: Int?
     /// Top-level eval code: free names resolve dynamically.
     var isEvalCode = false
+    /// Eval code: block-level functions whose Annex B var binding is skipped.
+    var skippedAnnexBNames: Set<String> = []
     /// A module body: its function declarations were hoisted by the module's
     /// initialization code, not by the body.
     var skipFunctionHoisting = false

@@ -43,7 +43,9 @@ extension Parser {
         if type == .eq || type == .assignOp {
             let op: AssignOp = type == .eq ? .assign : lexer.assignOpValue
             let target: Pattern
-            if op == .assign {
+            if op == .assign && isWebCompatCallTarget(left) {
+                target = Pattern(.expression(left), left.span)
+            } else if op == .assign {
                 target = try toAssignable(left, isBinding: false, cover: &cover)
                 try checkAssignTarget(target)
             } else {

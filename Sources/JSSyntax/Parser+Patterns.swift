@@ -175,8 +175,20 @@ extension Parser {
         }
     }
 
+    /// Annex B "Runtime Errors for Function Call Assignment Targets": in sloppy code a call
+    /// (`f() = v`, `f() += v`, `f()++`, `for (f() in o)`) is an assignment target whose
+    /// evaluation makes the call and then throws a ReferenceError.
+    func isWebCompatCallTarget(_ e: Expr) -> Bool {
+        if strict { return false }
+        var core = e
+        while case .parenthesized(let i) = core.kind { core = i }
+        if case .call(_, _, let optional) = core.kind { return !optional }
+        return false
+    }
+
     /// The target of a compound assignment or update: an identifier or a member expression.
     func simpleAssignTarget(_ e: Expr, op: String) throws(ParseError) -> Pattern {
+        if op != "&&=" && op != "||=" && op != "??=" && isWebCompatCallTarget(e) { return Pattern(.expression(e), e.span) }
         switch e.kind {
         case .identifier(let name):
             if strict && (name == "eval" || name == "arguments") {

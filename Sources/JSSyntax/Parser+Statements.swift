@@ -392,7 +392,6 @@ extension Parser {
                 }
                 if isAwait && !isOf { throw unexpected(awaitAt) }
                 if kind.isUsing && !isOf { throw error("A using declaration is not allowed in a for-in head", at: declStart) }
-                if isOf && kind == .var { try checkForOfVarAgainstCatch(d.target) }
                 return try parseForInOf(startPos: startPos, left: .variable(kind, d.target), isOf: isOf,
                                         isAwait: isAwait, scope: scope, varInitializer: d.initializer)
             }
@@ -417,8 +416,13 @@ extension Parser {
                 throw error("The left-hand side of a for-of loop may not be 'async'.", at: initStart)
             }
             if startsWithLet && isOf { throw error("The left-hand side of a for-of loop may not start with let.", at: initStart) }
-            let target = try toAssignable(initExpr, isBinding: false, cover: &cover)
-            try checkAssignTarget(target)
+            let target: Pattern
+            if isWebCompatCallTarget(initExpr) {
+                target = Pattern(.expression(initExpr), initExpr.span)
+            } else {
+                target = try toAssignable(initExpr, isBinding: false, cover: &cover)
+                try checkAssignTarget(target)
+            }
             return try parseForInOf(startPos: startPos, left: .target(target), isOf: isOf, isAwait: isAwait, scope: scope, varInitializer: nil)
         }
         try checkExpressionErrors(&cover, andPattern: true)
@@ -452,23 +456,6 @@ extension Parser {
             return Stmt(.block(Block(body: [initStmt, loop], scope: nil)), Span(startPos, lastEnd))
         }
         return Stmt(.forIn(left, right, body: body, scope: scope), Span(startPos, lastEnd))
-    }
-
-    /// `catch (e) { for (var e of ...) }` is an error even though `var e` alone is allowed.
-    func checkForOfVarAgainstCatch(_ target: Pattern) throws(ParseError) {
-        var names: [(String, Int)] = []
-        collectBoundNames(target, into: &names)
-        for (name, offset) in names {
-            var i = scopeStack.count - 1
-            while i >= 0 {
-                let frame = scopeStack[i]
-                if frame.flags.contains(.simpleCatch) && frame.scope.simpleCatchName == name {
-                    throw error("Identifier '\(name)' has already been declared", at: offset)
-                }
-                if !frame.flags.intersection(.var_).isEmpty { break }
-                i -= 1
-            }
-        }
     }
 
     // MARK: - switch, try
@@ -528,6 +515,7 @@ extension Parser {
                 let scope = enterScope(.catchClause, flags: simple ? .simpleCatch : [])
                 if simple, case .identifier(let n) = p.kind {
                     scope.simpleCatchName = n
+                    scope.isSimpleCatch = true
                     try declarePattern(p, mode: .simpleCatch, kind: .catchParameter)
                 } else {
                     try declarePattern(p, mode: .lexical, kind: .catchParameter)

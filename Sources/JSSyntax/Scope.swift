@@ -104,6 +104,23 @@ public final class Scope: @unchecked Sendable {
     /// Names declared with `var` (or as top-level functions) in this var scope, in order.
     var declaredVarNames: [String] = []
 
+    /// Annex B.3.3: the names of this var scope's block-level functions (in blocks below it,
+    /// not in nested functions) that get a `var` binding only through Annex B (no `var` or
+    /// top-level function declaration of their own).
+    public var annexBOnlyVarNames: [String] {
+        var result: [String] = []
+        var seen = Set(declaredVarNames)
+        func visit(_ s: Scope) {
+            for n in s.annexBFunctionNames where !seen.contains(n) {
+                seen.insert(n)
+                result.append(n)
+            }
+            for c in s.children where c.kind != .function { visit(c) }
+        }
+        for c in children where c.kind != .function { visit(c) }
+        return result
+    }
+
     func replaceBindings(_ list: [Binding]) {
         bindings = list
         bindingIndex = [:]

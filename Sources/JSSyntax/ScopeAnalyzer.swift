@@ -118,11 +118,11 @@ final class ScopeAnalyzer {
         func lexicalNames(_ scope: Scope?) -> Set<String> {
             guard let scope else { return [] }
             var names: Set<String> = []
-            for b in scope.bindings where b.kind.isLexical && b.kind != .blockFunction { names.insert(b.name) }
+            for b in scope.bindings where b.kind.isLexical { names.insert(b.name) }
             return names
         }
-        func visitBlock(_ stmts: [Stmt], scope: Scope?) {
-            lexicalStack.append(lexicalNames(scope))
+        func visitBlock(_ stmts: [Stmt], scope: Scope?, names: Set<String>? = nil) {
+            lexicalStack.append(names ?? lexicalNames(scope))
             for s in stmts {
                 if case .function(let fn) = s.kind, let name = fn.name, let scope, !fn.isAsync, !fn.isGenerator {
                     // Would `var name` conflict with an enclosing lexical declaration?
@@ -158,9 +158,7 @@ final class ScopeAnalyzer {
                     // A simple catch parameter does not block the var (B.3.4).
                     var names = lexicalNames(catchScope)
                     if let cs = catchScope, cs.isSimpleCatch, let n = cs.simpleCatchName { names.remove(n) }
-                    lexicalStack.append(names)
-                    visitBlock(c.body, scope: catchScope)
-                    lexicalStack.removeLast()
+                    visitBlock(c.body, scope: catchScope, names: names)
                 }
                 if let f = fin { visitBlock(f.body, scope: f.scope) }
             default: break

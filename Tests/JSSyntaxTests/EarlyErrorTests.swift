@@ -6,7 +6,7 @@ import Testing
     @Test(arguments: [
         "let a; let a;", "let a; var a;", "const a = 1; function a() {}", "class A {} class A {}",
         "{ let a; var a; }", "{ function f() {} let f; }", "function f(a) { let a; }", "try {} catch (e) { let e; }",
-        "try {} catch ([e]) { var e; }", "try {} catch (e) { for (var e of []); }", "for (let a of b) { var a; }",
+        "try {} catch ([e]) { var e; }", "try {} catch ([e]) { for (var e of []); }", "for (let a of b) { var a; }",
         "switch (x) { case 1: let a; case 2: let a; }", "let let = 1", "(function(a, a) { 'use strict' })",
         "(a, a) => 0", "({ m(a, a) {} })", "function f(a, [a]) {}", "'use strict'; { function f() {} function f() {} }",
         "{ async function f() {} function f() {} }",
@@ -14,7 +14,7 @@ import Testing
     func redeclarations(source: String) { #expect(!jsAccepts(source), "\(source)") }
 
     @Test(arguments: [
-        "1 = 2", "a + b = c", "a++ = 1", "++a++", "f() = 1", "(a, b) = 1", "({a}) = 1", "([a]) = 1",
+        "1 = 2", "a + b = c", "a++ = 1", "++a++", "\"use strict\"; f() = 1", "f() &&= 1", "(a, b) = 1", "({a}) = 1", "([a]) = 1",
         "[...a, b] = c", "[...a,] = c", "({...{a}} = b)", "({a: 1} = b)", "a?.b = 1", "for (a?.b of c);",
         "({ get a() {} } = b)", "(a = 1) = 2", "++(a = 1)", "[a] += 1", "`${a}` = 1", "new.target = 1",
         "({a = 1})", "({a = 1}).b", "({ __proto__: 1, __proto__: 2 })",

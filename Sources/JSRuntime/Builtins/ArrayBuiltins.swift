@@ -243,6 +243,7 @@ extension Runtime {
             try rt.setLengthOrThrow(a, len)
             return Value(cell: a.cell)
         }
+        try installArrayFromAsync(ctor)
         try method(ctor, "isArray", 1) { rt, _, args, _ throws(JSException) in
             Value(try rt.isArray(rt.arg(args, 0)))
         }

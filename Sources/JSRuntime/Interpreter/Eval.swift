@@ -222,6 +222,51 @@ extension Runtime {
         protoEpoch &+= 1
     }
 
+    /// `setEvalVar` (Annex B.3.3.3): a block-level function's value, assigned when its
+    /// declaration is evaluated to the binding of the same name in the eval's variable
+    /// environment (SetMutableBinding, not a redefinition).
+    func setEvalVar(_ env: UnsafeMutableRawPointer?, _ a: UnsafeMutableRawPointer, _ value: Value) throws(JSException) {
+        if let (en, l) = evalVarEnvironment(env) {
+            if let i = l.index[StringCell(a).swiftString], l.kinds[i] == 0 { en.slots[i] = value; return }
+            let o = try evalVarsObject(en, l)
+            _ = try set(o, Key.named(PropertyKey(cell: a)), value, receiver: Value(cell: o.cell))
+            return
+        }
+        try setGlobalByName(a, value, strict: false)
+    }
+
+    /// Annex B.3.3.3: which of the eval code's block-level function names (those without a
+    /// `var` or top-level function declaration of their own) do not get a var binding,
+    /// because a lexical binding of the name lies between the eval and its variable
+    /// environment, or (at global level) a global lexical declaration has the name or the
+    /// global object cannot take a new property.
+    func skippedEvalAnnexBNames(_ names: [String], env: UnsafeMutableRawPointer?) throws(JSException) -> Set<String> {
+        var skipped: Set<String> = []
+        if names.isEmpty { return skipped }
+        var e = env
+        while let c = e {
+            let en = Environment(c)
+            if let l = scopeLayout(en.layout) {
+                if l.evalVarsSlot >= 0 {
+                    // The function environment: its lexical names (kinds != 0) are in the
+                    // function's lexical environment, below the variable environment; in a
+                    // parameter scope, every name is.
+                    for n in names { if let i = l.index[n], l.isParameterScope || l.kinds[i] != 0 { skipped.insert(n) } }
+                    return skipped
+                }
+                for n in names where l.index[n] != nil { skipped.insert(n) }
+            }
+            e = en.parent
+        }
+        let g = realm.global!
+        for n in names where !skipped.contains(n) {
+            let a = atom(n)
+            if realm.lexicalIndex[a] != nil { skipped.insert(n); continue }
+            if try getOwnProperty(g, Key.named(PropertyKey(cell: a))) == nil && !g.isExtensible { skipped.insert(n) }
+        }
+        return skipped
+    }
+
     /// EvalDeclarationInstantiation for sloppy eval code: conflict checks, then the var
     /// bindings (function values are set by the code's `initEvalVar`s).
     func evalDeclarationInstantiation(_ code: CodeBlock, env: UnsafeMutableRawPointer?) throws(JSException) {
@@ -300,9 +345,11 @@ extension Runtime {
             throw try makeError(error.kind == .rangeError ? .rangeError : .syntaxError, error.message)
         }
         let strict = callerStrict || program.isStrict
+        let skipped = strict ? [] : try skippedEvalAnnexBNames(program.scope.annexBOnlyVarNames, env: caller?.env)
         let code: CodeBlock
         do {
-            code = try Compiler.compileEval(program, strict: strict, allowsNewTarget: options.allowNewTarget)
+            code = try Compiler.compileEval(program, strict: strict, allowsNewTarget: options.allowNewTarget,
+                                            skippedAnnexBNames: skipped)
         } catch {
             throw try makeError(error.isRangeError ? .rangeError : .syntaxError, error.message)
         }

@@ -575,6 +575,22 @@ extension Runtime {
                 let op = Op.NameValue(ins, pc)
                 try initEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
                 pc += Op.NameValue.length
+            case .resolveRef:
+                let op = Op.DstName(ins, pc)
+                r[op.dst] = try resolveRef(fp.pointee.env, try atom(data, op.name))
+                pc += Op.DstName.length
+            case .getRef:
+                let op = Op.GetRef(ins, pc)
+                r[op.dst] = try getRef(r[op.ref], try atom(data, op.name), strict: data.code.isStrict)
+                pc += Op.GetRef.length
+            case .setRef:
+                let op = Op.SetRef(ins, pc)
+                try setRef(r[op.ref], try atom(data, op.name), r[op.value], strict: data.code.isStrict)
+                pc += Op.SetRef.length
+            case .setEvalVar:
+                let op = Op.NameValue(ins, pc)
+                try setEvalVar(fp.pointee.env, try atom(data, op.name), r[op.value])
+                pc += Op.NameValue.length
             case .callEval:
                 let op = Op.Call(ins, pc)
                 let f = r[op.callee]
@@ -683,16 +699,22 @@ extension Runtime {
                 let op = Op.DefineAccessor(ins, pc)
                 let k = try toPropertyKey(r[op.key])
                 JSObject(r[op.function]).setExtraValue(2, r[op.object])   // home object
-                try defineOwnProperty(JSObject(r[op.object]), k, .data(r[op.function], Int(op.enumerable) != 0 ? .all : .hidden))
+                // DefineMethodProperty: DefinePropertyOrThrow (a class's static `prototype` fails).
+                if !(try defineOwnProperty(JSObject(r[op.object]), k, .data(r[op.function], Int(op.enumerable) != 0 ? .all : .hidden))) {
+                    throw try typeError("Cannot redefine property: \(keyDescription(k))")
+                }
                 pc += Op.DefineAccessor.length
             case .defineGetter, .defineSetter:
                 let op = Op.DefineAccessor(ins, pc)
                 let k = try toPropertyKey(r[op.key])
                 let f = r[op.function]
                 try setFunctionName(JSObject(f), k, prefix: opcode == .defineGetter ? "get" : "set")
+                JSObject(f).setExtraValue(2, r[op.object])   // home object
                 var desc = PropertyDescriptor(enumerable: Int(op.enumerable) != 0, configurable: true)
                 if opcode == .defineGetter { desc.get = f } else { desc.set = f }
-                try defineOwnProperty(JSObject(r[op.object]), k, desc)
+                if !(try defineOwnProperty(JSObject(r[op.object]), k, desc)) {
+                    throw try typeError("Cannot redefine property: \(keyDescription(k))")
+                }
                 pc += Op.DefineAccessor.length
 
             // MARK: Objects
@@ -829,17 +851,25 @@ extension Runtime {
                 try initializeFields(callee, result)
                 r[dst] = result
                 pc += opcode == .superCall ? Op.SuperCall.length : Op.SuperCallSpread.length
-            case .getSuperElem:
-                let op = Op.GetSuperElem(ins, pc)
-                let home = fp.pointee.home
-                guard isObject(home) else { throw try makeError(.syntaxError, "'super' keyword unexpected here") }
-                let proto = JSObject(home).prototype
-                let k = try toPropertyKey(r[op.key])
-                if !isObject(proto) { throw try typeError("Cannot read properties of \(proto.isNull ? "null" : "undefined")") }
+            case .getSuperBase:
+                let op = Op.Dst(ins, pc)
+                r[op.dst] = try superBase(fp.pointee.home)
+                pc += Op.Dst.length
+            case .getSuperValue:
+                let op = Op.GetSuperValue(ins, pc)
+                let base = r[op.base]
+                if !isObject(base) { throw try typeError("Cannot read properties of \(base.isNull ? "null" : "undefined")") }
+                let kv = try unaryOperation(.toPropertyKey, r[op.key])
+                r[op.key] = kv
+                let k = try toPropertyKey(kv)
                 let thisValue = boundThis(fp)
                 if thisValue.isEmpty { throw try referenceError("Must call super constructor in derived class before accessing 'this'") }
-                r[op.dst] = try get(JSObject(proto), k, receiver: thisValue)
-                pc += Op.GetSuperElem.length
+                r[op.dst] = try get(JSObject(base), k, receiver: thisValue)
+                pc += Op.GetSuperValue.length
+            case .setSuperValue:
+                let op = Op.SetSuperValue(ins, pc)
+                try setSuperValue(r[op.base], r[op.key], r[op.value], this: boundThis(fp), strict: data.code.isStrict)
+                pc += Op.SetSuperValue.length
             case .newClass:
                 let op = Op.NewClass(ins, pc)
                 guard case .function(let code) = data.code.constants[op.code] else { fatalError("bad class constant") }
