@@ -36,6 +36,7 @@ public enum WorkerMain {
         // Warm-up: the thread's stack bounds are cached (pthread_getattr_np reads
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
+        if let hook = WorkerExtensions.beforeLockdown, let status = hook(rt) { return status }
         // The JIT's code pool: the only range the policy lets become executable.
         guard let region = reserved ?? ExecutableRegion.reserve() else {
             FileIO.err("jsrun worker: cannot reserve the executable region\n")
@@ -78,6 +79,7 @@ public enum WorkerMain {
             }
             try connection.send(.lockedDown)
             WorkerJIT.install(region: region)
+            if let hook = WorkerExtensions.afterLockdown { hook(rt, WorkerJIT.codeMemory(region: region)) }
             // MARK: - Locked down from here on.
             while true {
                 switch try connection.receiveMessage() {
