@@ -14,7 +14,7 @@ import JSRuntime
 
 /// One `Sable.Callback`.
 final class FFICallback {
-    unowned let ffi: FFIRuntime
+    unowned(unsafe) let ffi: FFIRuntime
     let signature: FFISignature
     /// The JS function (marked while the callback is open).
     var function: Value
@@ -128,14 +128,14 @@ extension FFIRuntime {
 
     func installCallbackMethods() throws(JSException) {
         let p = callbackPrototype!
-        try rt.getter(p, "pointer") { [unowned self] _, this, _, _ throws(JSException) in
+        try rt.getter(p, "pointer") { [unowned(unsafe) self] _, this, _, _ throws(JSException) in
             let c = try self.thisCallback(this, "pointer")
             return try self.pointerValue(UnsafeMutableRawPointer(mutating: c.code))
         }
-        try rt.getter(p, "closed") { [unowned self] _, this, _, _ throws(JSException) in
+        try rt.getter(p, "closed") { [unowned(unsafe) self] _, this, _, _ throws(JSException) in
             Value(try self.thisCallback(this, "closed").closed)
         }
-        try rt.method(p, "close", 0) { [unowned self] _, this, _, _ throws(JSException) in
+        try rt.method(p, "close", 0) { [unowned(unsafe) self] _, this, _, _ throws(JSException) in
             let c = try self.thisCallback(this, "close")
             c.closed = true
             c.function = .undefined

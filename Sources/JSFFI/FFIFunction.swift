@@ -15,26 +15,35 @@ final class FFIFunction {
     let address: UnsafeMutableRawPointer
     let signature: FFISignature
     let library: FFILibrary?
-    unowned let ffi: FFIRuntime
+    /// The runtime's FFI (which outlives this function), read through a guaranteed
+    /// reference: no retain and release per call.
+    let ffiRef: Unmanaged<FFIRuntime>
     let count: Int
     let kinds: UnsafeMutablePointer<FFIType>
     /// One 8-byte slot per argument, the pointers to them, and the result (16 bytes).
     let slots: UnsafeMutableRawPointer
     let slotPointers: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     let result: UnsafeMutableRawPointer
+    // The call path reads only these (no reference counting per call).
+    let cif: UnsafeMutablePointer<ffi_cif>
+    let resultKind: FFIType
+    let closedFlag: UnsafeMutablePointer<Bool>?
 
     init(name: String, address: UnsafeMutableRawPointer, signature: FFISignature, library: FFILibrary?, ffi: FFIRuntime) {
         self.name = name
         self.address = address
         self.signature = signature
         self.library = library
-        self.ffi = ffi
+        self.ffiRef = Unmanaged.passUnretained(ffi)
         count = signature.parameters.count
         kinds = signature.kinds
         slots = .allocate(byteCount: max(count, 1) * 8, alignment: 16)
         slotPointers = .allocate(capacity: max(count, 1))
         for i in 0..<count { slotPointers[i] = slots + i * 8 }
         result = .allocate(byteCount: 16, alignment: 16)
+        cif = signature.cif
+        resultKind = signature.result
+        closedFlag = library?.closedFlag
     }
 
     deinit {
@@ -44,20 +53,27 @@ final class FFIFunction {
     }
 
     func call(_ rt: Runtime, _ args: UnsafeBufferPointer<Value>) throws(JSException) -> Value {
-        if let library, library.closed {
-            throw try rt.typeError("\(name): the library '\(library.name)' was closed")
+        if let closedFlag, closedFlag.pointee {
+            throw try rt.typeError("\(name): the library '\(library?.name ?? "")' was closed")
         }
         if args.count != count {
             throw try rt.typeError("\(name): expected \(count) argument\(count == 1 ? "" : "s") \(signature.description), got \(args.count)")
         }
-        for i in 0..<count {
-            if !ffi.store(args[i], kinds[i], slots + i * 8) {
-                throw try rt.typeError("\(name): argument \(i + 1) must be \(kinds[i].expectation), got \(try rt.describeForError(args[i]))")
-            }
+        let ok = ffiRef._withUnsafeGuaranteedRef { ffi in
+            for i in 0..<count where !ffi.store(args[i], kinds[i], slots + i * 8) { return i }
+            return -1
         }
-        sable_ffi_call(signature.cif, address, result, slotPointers)
-        try ffi.throwPending()
-        return try ffi.load(result, signature.result, isReturn: true)
+        if ok >= 0 {
+            throw try rt.typeError("\(name): argument \(ok + 1) must be \(kinds[ok].expectation), got \(try rt.describeForError(args[ok]))")
+        }
+        sable_ffi_call(cif, address, result, slotPointers)
+        if ffiRef._withUnsafeGuaranteedRef({ !$0.pending.isEmpty }) { try ffiRef.takeUnretainedValue().throwPending() }
+        switch resultKind {
+        case .void: return .undefined
+        case .i32: return Value(int32: result.load(as: Int32.self))
+        case .f64: return Value(result.load(as: Double.self))
+        default: return try ffiRef.takeUnretainedValue().load(result, resultKind, isReturn: true)
+        }
     }
 }
 

@@ -9,33 +9,33 @@ import JSRuntime
 extension FFIRuntime {
     func installPointerMethods() throws(JSException) {
         let p = pointerPrototype!
-        try rt.getter(p, "address") { [unowned self] rt, this, _, _ throws(JSException) in
+        try rt.getter(p, "address") { [unowned(unsafe) self] rt, this, _, _ throws(JSException) in
             try rt.bigIntValue(uint64: UInt64(try self.thisPointer(this, "address")))
         }
-        try rt.method(p, "offset", 1) { [unowned self] rt, this, args, _ throws(JSException) in
+        try rt.method(p, "offset", 1) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
             let a = try self.thisPointer(this, "offset")
             let n = try self.offsetArgument(args, 0, "offset")
             return try self.pointerValue(UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: Int(bitPattern: a) &+ n)))
         }
-        try rt.method(p, "equals", 1) { [unowned self] rt, this, args, _ throws(JSException) in
+        try rt.method(p, "equals", 1) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
             let a = try self.thisPointer(this, "equals")
             return Value(args.count > 0 && self.pointerAddress(args[0]) == a)
         }
-        try rt.method(p, "toString", 0) { [unowned self] rt, this, _, _ throws(JSException) in
+        try rt.method(p, "toString", 0) { [unowned(unsafe) self] rt, this, _, _ throws(JSException) in
             try rt.makeString("Sable.Pointer(0x\(String(try self.thisPointer(this, "toString"), radix: 16)))")
         }
         let numeric: [(String, FFIType)] = [("I8", .i8), ("U8", .u8), ("I16", .i16), ("U16", .u16), ("I32", .i32), ("U32", .u32),
                                             ("I64", .i64), ("U64", .u64), ("F32", .f32), ("F64", .f64), ("Pointer", .pointer)]
         for (suffix, t) in numeric {
             let size = t == .i8 || t == .u8 ? 1 : t == .i16 || t == .u16 ? 2 : t == .i32 || t == .u32 || t == .f32 ? 4 : 8
-            try rt.method(p, "read" + suffix, 1) { [unowned self] rt, this, args, _ throws(JSException) in
+            try rt.method(p, "read" + suffix, 1) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
                 let at = try self.address(this, args, 0, "read" + suffix)
                 // Arguments are not widened: load reads exactly `size` bytes, unaligned-safe.
                 var slot: UInt64 = 0
                 withUnsafeMutableBytes(of: &slot) { $0.baseAddress!.copyMemory(from: at, byteCount: size) }
                 return try withUnsafeBytes(of: &slot) { b throws(JSException) in try self.load(b.baseAddress!, t, isReturn: false) }
             }
-            try rt.method(p, "write" + suffix, 2) { [unowned self] rt, this, args, _ throws(JSException) in
+            try rt.method(p, "write" + suffix, 2) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
                 let at = try self.address(this, args, 0, "write" + suffix)
                 let v = args.count > 1 ? args[1] : .undefined
                 var slot: UInt64 = 0
@@ -45,13 +45,13 @@ extension FFIRuntime {
                 return .undefined
             }
         }
-        try rt.method(p, "readCString", 1) { [unowned self] rt, this, args, _ throws(JSException) in
+        try rt.method(p, "readCString", 1) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
             let at = try self.address(this, args, 0, "readCString")
             let n = strlen(at.assumingMemoryBound(to: CChar.self))
             return try rt.makeString(String(decoding: UnsafeRawBufferPointer(start: at, count: n), as: UTF8.self))
         }
         // copyInto(destination, offset = 0): copies destination's length in bytes from the pointer.
-        try rt.method(p, "copyInto", 2) { [unowned self] rt, this, args, _ throws(JSException) in
+        try rt.method(p, "copyInto", 2) { [unowned(unsafe) self] rt, this, args, _ throws(JSException) in
             let dest = args.count > 0 ? args[0] : .undefined
             let at = try self.address(this, args, 1, "copyInto")
             guard let bytes = try rt.binaryBytes(dest) else {

@@ -12,7 +12,7 @@ import JSRuntime
 ///
 /// Single-threaded, like the runtime.
 public final class FFIRuntime {
-    unowned let rt: Runtime
+    unowned(unsafe) let rt: Runtime
     /// The libraries scripts may open (loaded before lockdown), by the name given.
     var libraries: [(name: String, handle: UnsafeMutableRawPointer)] = []
     /// Where callback trampolines go (nil: `Sable.Callback` is refused).
@@ -30,24 +30,19 @@ public final class FFIRuntime {
     static let pointerBrand: UInt64 = 0x5361_626C_6550_7472 // "SablePtr"
     static let callbackBrand: UInt64 = 0x5361_626C_6543_6273 // "SableCbs"
 
-    /// The FFI of `rt`, made on first use.
-    public static func of(_ rt: Runtime) throws(JSException) -> FFIRuntime {
-        if let f = registry[ObjectIdentifier(rt)]?.ffi { return f }
-        let f = try FFIRuntime(rt)
-        registry[ObjectIdentifier(rt)] = Weak(ffi: f)
-        return f
-    }
-    struct Weak { weak var ffi: FFIRuntime? }
-    nonisolated(unsafe) static var registry: [ObjectIdentifier: Weak] = [:]
-
-    init(_ rt: Runtime) throws(JSException) {
+    /// Makes the FFI of `rt` (once per runtime: the runtime's heap keeps it alive, through
+    /// the root marker that marks its prototypes, callbacks and pending exception).
+    public init(_ rt: Runtime) throws(JSException) {
         self.rt = rt
         pointerPrototype = try rt.newObject()
         rt.heap.pushRoot(Value(cell: pointerPrototype.cell))
         callbackPrototype = try rt.newObject()
         rt.heap.pushRoot(Value(cell: callbackPrototype.cell))
         defer { rt.heap.popRoots(2) }
-        rt.heap.addRootMarker { [unowned self] m in
+        // Strong: the heap (so the runtime) owns this object. Everything the FFI hands the
+        // runtime (native functions, callbacks) refers back to it unowned(unsafe), with no
+        // reference counting on the call path.
+        rt.heap.addRootMarker { m in
             m.mark(cell: self.pointerPrototype.cell)
             m.mark(cell: self.callbackPrototype.cell)
             if !self.pending.isEmpty { m.mark(self.pending) }
@@ -88,28 +83,28 @@ public final class FFIRuntime {
         let s = JSObject(sable)
         rt.heap.pushRoot(sable)
         defer { rt.heap.popRoots(1) }
-        try rt.method(s, "dlopen", 2) { [unowned self] _, _, args, _ throws(JSException) in
+        try rt.method(s, "dlopen", 2) { [unowned(unsafe) self] _, _, args, _ throws(JSException) in
             try self.openLibrary(args.count > 0 ? args[0] : .undefined, args.count > 1 ? args[1] : .undefined)
         }
         let pointer = try rt.makeNativeFunction("Pointer", length: 0, isConstructor: true) { rt, _, _, _ throws(JSException) in
             throw try rt.typeError("Sable.Pointer is not constructed: use Sable.Pointer.of(buffer), or pointers that C returns")
         }
         try link(pointer, pointerPrototype, in: s, "Pointer")
-        try rt.method(pointer, "of", 1) { [unowned self] rt, _, args, _ throws(JSException) in
+        try rt.method(pointer, "of", 1) { [unowned(unsafe) self] rt, _, args, _ throws(JSException) in
             let v = args.count > 0 ? args[0] : .undefined
             guard let bytes = try rt.binaryBytes(v) else {
                 throw try rt.typeError("Sable.Pointer.of: expected an ArrayBuffer, a typed array or a DataView, got \(try rt.describeForError(v))")
             }
             return try self.pointerValue(bytes.baseAddress)
         }
-        try rt.method(pointer, "unsafeFromAddress", 1) { [unowned self] rt, _, args, _ throws(JSException) in
+        try rt.method(pointer, "unsafeFromAddress", 1) { [unowned(unsafe) self] rt, _, args, _ throws(JSException) in
             let v = args.count > 0 ? args[0] : .undefined
             guard rt.isBigInt(v), let a = rt.bigIntValue(v).asUInt64 else {
                 throw try rt.typeError("Sable.Pointer.unsafeFromAddress: expected a BigInt from 0 to 2^64-1, got \(try rt.describeForError(v))")
             }
             return try self.pointerValue(UnsafeMutableRawPointer(bitPattern: UInt(a)))
         }
-        let callback = try rt.makeNativeFunction("Callback", length: 2, isConstructor: true) { [unowned self] rt, _, args, newTarget throws(JSException) in
+        let callback = try rt.makeNativeFunction("Callback", length: 2, isConstructor: true) { [unowned(unsafe) self] rt, _, args, newTarget throws(JSException) in
             if newTarget.isUndefined { throw try rt.typeError("Constructor Sable.Callback requires 'new'") }
             return try self.makeCallback(args.count > 0 ? args[0] : .undefined, args.count > 1 ? args[1] : .undefined)
         }
@@ -251,8 +246,17 @@ public final class FFIRuntime {
 /// The result of `Sable.dlopen`: closing it makes every function of it throw.
 final class FFILibrary {
     let name: String
-    var closed = false
-    init(name: String) { self.name = name }
+    /// Read by every call of the library's functions (a raw flag: no reference counting).
+    let closedFlag = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+    var closed: Bool {
+        get { closedFlag.pointee }
+        set { closedFlag.pointee = newValue }
+    }
+    init(name: String) {
+        self.name = name
+        closedFlag.initialize(to: false)
+    }
+    deinit { closedFlag.deallocate() }
 }
 
 extension JSBigInt {

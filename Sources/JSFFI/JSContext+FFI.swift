@@ -3,7 +3,22 @@
 import JSEngine
 import JSRuntime
 
+/// The FFI of each context (the context's runtime keeps it alive; looked up by context).
+nonisolated(unsafe) private var contextFFIs: [(context: Weak, ffi: FFIRuntime)] = []
+private struct Weak { weak var context: JSContext? }
+
 extension JSContext {
+    /// This context's FFI, made on first use.
+    func ffi() throws(JSException) -> FFIRuntime {
+        contextFFIs.removeAll { $0.context.context == nil }
+        if let e = contextFFIs.first(where: { $0.context.context === self }) { return e.ffi }
+        let f = try FFIRuntime(runtime)
+        f.trampolines = PageTrampolines()
+        try f.installGlobal()
+        contextFFIs.append((Weak(context: self), f))
+        return f
+    }
+
     /// Defines the global function `name` that calls the C function at `address` through
     /// libffi with the declared signature (Deno's types; see `FFIType`). Arguments are
     /// converted as `Sable.dlopen`'s functions convert them: anything that does not fit the
@@ -20,9 +35,7 @@ extension JSContext {
         let signature = try FFISignature(parameters: parameters, result: result)
         let rt = runtime
         do throws(JSException) {
-            let ffi = try FFIRuntime.of(rt)
-            if ffi.trampolines == nil { ffi.trampolines = PageTrampolines() }
-            if !rt.isObject(try rt.get(rt.realm.global!, "Sable")) { try ffi.installGlobal() }
+            let ffi = try self.ffi()
             let f = FFIFunction(name: name, address: UnsafeMutableRawPointer(mutating: address), signature: signature, library: nil, ffi: ffi)
             let fn = try rt.makeNativeFunction(name, length: parameters.count) { rt, _, args, _ throws(JSException) in
                 try f.call(rt, args)
@@ -38,9 +51,7 @@ extension JSContext {
         let rt = runtime
         let ffi: FFIRuntime
         do throws(JSException) {
-            ffi = try FFIRuntime.of(rt)
-            if ffi.trampolines == nil { ffi.trampolines = PageTrampolines() }
-            try ffi.installGlobal()
+            ffi = try self.ffi()
         } catch {
             throw FFISignature.Invalid(description: "cannot install Sable: \((try? rt.describeForError(error.value)) ?? "error")")
         }

@@ -40,7 +40,7 @@ nonisolated(unsafe) var ffi: FFIRuntime?
 WorkerExtensions.beforeLockdown = { rt in
     let f: FFIRuntime
     do throws(JSException) {
-        f = try FFIRuntime.of(rt)
+        f = try FFIRuntime(rt)
         try f.installGlobal()
     } catch {
         return fail("jsrun: --ffi: cannot define Sable\n")
