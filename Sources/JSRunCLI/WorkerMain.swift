@@ -68,6 +68,9 @@ public enum WorkerMain {
             do {
                 // Compiled by the supervisor (for this pid and region) while this process
                 // created its runtime, or else here.
+                if getenv(dumpFilterVariable) != nil {
+                    dumpFilter(filter.isEmpty ? try Lockdown.compile(policy(), mode: mode) : filter, region: region)
+                }
                 if filter.isEmpty {
                     try Lockdown.install(policy(), mode: mode, reportFD: WorkerDescriptors.report)
                 } else {
@@ -119,6 +122,19 @@ public enum WorkerMain {
             FileIO.err("jsrun worker: \(error)\n")
             return 71
         }
+    }
+
+    /// With this environment variable set, the worker prints the seccomp filter it is about
+    /// to install (BPF, hex) with its pid and executable region to stderr: the FFI tests
+    /// compare the filters of workers with and without --ffi this way.
+    static let dumpFilterVariable = "SABLE_DUMP_SECCOMP_FILTER"
+
+    static func dumpFilter(_ bpf: [UInt8], region: ExecutableRegion) {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(bpf.count * 2)
+        for b in bpf { hex.append(digits[Int(b >> 4)]); hex.append(digits[Int(b & 15)]) }
+        FileIO.err("jsrun worker: seccomp filter pid \(getpid()) region 0x\(String(region.base, radix: 16)) span 0x\(String(region.span, radix: 16)) bpf \(String(decoding: hex, as: UTF8.self))\n")
     }
 
     /// Runs one request in the worker's runtime (globals persist between requests).
