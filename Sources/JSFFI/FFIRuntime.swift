@@ -15,6 +15,8 @@ public final class FFIRuntime {
     unowned(unsafe) let rt: Runtime
     /// The libraries scripts may open (loaded before lockdown), by the name given.
     var libraries: [(name: String, handle: UnsafeMutableRawPointer)] = []
+    /// How the allowed libraries were named, for the error about another one.
+    public var librariesOrigin = "named with --ffi (libraries are loaded before the worker locks down)"
     /// Where callback trampolines go (nil: `Sable.Callback` is refused).
     public var trampolines: TrampolineMemory?
     var pointerPrototype: JSObject!
@@ -130,7 +132,7 @@ public final class FFIRuntime {
         let name = try rt.flatten(nameValue).swiftString
         guard let lib = libraries.first(where: { $0.name == name }) else {
             let named = libraries.isEmpty ? "none" : libraries.map { "'\($0.name)'" }.joined(separator: ", ")
-            throw try rt.makeError(.error, "Sable.dlopen: '\(name)' was not named with --ffi (libraries are loaded before the worker locks down; named: \(named))")
+            throw try rt.makeError(.error, "Sable.dlopen: '\(name)' was not \(librariesOrigin); named: \(named)")
         }
         guard rt.isObject(symbolsValue) else {
             throw try rt.typeError("Sable.dlopen: the symbols must be an object ({ name: { parameters: [...], result: ... } }), got \(try rt.describeForError(symbolsValue))")

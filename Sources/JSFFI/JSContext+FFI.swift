@@ -14,6 +14,7 @@ extension JSContext {
         if let e = contextFFIs.first(where: { $0.context.context === self }) { return e.ffi }
         let f = try FFIRuntime(runtime)
         f.trampolines = PageTrampolines()
+        f.librariesOrigin = "enabled with JSContext.enableFFI(libraries:)"
         try f.installGlobal()
         contextFFIs.append((Weak(context: self), f))
         return f
