@@ -58,9 +58,11 @@ let package = Package(
         .target(name: "JSJIT", dependencies: ["JSAssembler", "JSBytecode", "JSRuntime", "CSableSupport"], exclude: ["DESIGN.md"], swiftSettings: strict),
         // Layer: engine. The public embedding API (JSContext, JSValue).
         .target(name: "JSEngine", dependencies: ["JSSyntax", "JSRuntime"], swiftSettings: strict),
+        // jsrun's host APIs (timers, the event loop, structuredClone, TextEncoder, URL, ...).
+        .target(name: "JSHost", dependencies: ["JSSyntax", "JSRuntime", "WebURL", "CSableSupport"], swiftSettings: strict),
         // The jsrun command as a library; main.swift is a thin wrapper.
         .target(name: "JSRunCLI", dependencies: ["JSSyntax", "JSBytecode", "JSBytecompiler", "JSRuntime",
-                                                 "JSJIT", "Lockdown", "EngineIPC"], swiftSettings: strict),
+                                                 "JSJIT", "JSHost", "Lockdown", "EngineIPC"], swiftSettings: strict),
         // The Swift standard library linked statically: no libswiftCore.so & co. to load
         // and relocate at every start (measured: ~3 ms of `jsrun -e ''`). And since issue 16
         // a static PIE (glibc, libstdc++, libm and libseccomp linked in: no dynamic loader,

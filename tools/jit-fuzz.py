@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Differential fuzzer of the baseline JIT: random programs run with `jsrun --jit=off` and
-`jsrun --jit=eager`; their output (and exit status) must be identical.
+with the JIT, `--jit=eager` for even seeds (compiled before their caches fill: the generic
+paths) and `--jit=warm` for odd ones (compiled at the second call: the paths the caches
+guide, known callees and global bindings); their output (and exit status) must be identical.
 
 The generator writes programs that exercise what the JIT compiles inline and the edges of
 its fast paths: int32 arithmetic at the overflow boundaries, doubles, -0, NaN, mixed types
@@ -154,14 +156,18 @@ def run(jsrun, mode, source, timeout=20):
 TIMED_OUT = 124
 
 
+def jit_mode(seed):
+    return "eager" if seed % 2 == 0 else "warm"
+
+
 def trial(args, seed):
     prog = Gen(random.Random(seed)).program()
     off = run(args.jsrun, "off", prog)
-    eager = run(args.jsrun, "eager", prog)
+    eager = run(args.jsrun, jit_mode(seed), prog)
     if TIMED_OUT in (off[0], eager[0]) and off != eager:
         # A loaded machine: give both runs time before calling it a difference.
         off = run(args.jsrun, "off", prog, timeout=300)
-        eager = run(args.jsrun, "eager", prog, timeout=300)
+        eager = run(args.jsrun, jit_mode(seed), prog, timeout=300)
     return seed, prog, off, eager
 
 
@@ -190,7 +196,7 @@ def main():
                     with open(path, "w") as fh:
                         fh.write(prog)
                         fh.write(f"\n// --jit=off:   status {off[0]}: {(off[1] + off[2]).decode(errors='replace')[:2000]!r}\n")
-                        fh.write(f"// --jit=eager: status {eager[0]}: {(eager[1] + eager[2]).decode(errors='replace')[:2000]!r}\n")
+                        fh.write(f"// --jit={jit_mode(s)}: status {eager[0]}: {(eager[1] + eager[2]).decode(errors='replace')[:2000]!r}\n")
                     print(f"DIFF seed {s}: {path}", flush=True)
     print(f"jit-fuzz: {tried} programs, {found} differ (seeds {args.seed}..{seed - 1})")
     return 1 if found else 0

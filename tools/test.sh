@@ -43,7 +43,7 @@ tools/browser-session-e2e.sh .build/release/sable
 echo "== browser: the GTK 4 window under Xvfb, driven with xdotool"
 tools/browser-window-e2e.sh .build/release/sable
 
-echo "== JIT: every bench script the same with --jit=eager as with --jit=off"
+echo "== JIT: every bench script the same with --jit=eager and --jit=warm as with --jit=off"
 tools/jit-compare.sh
 
 if [ -d "$HTML5LIB/tree-construction" ]; then
@@ -63,6 +63,9 @@ if [ -d "$TEST262/test" ]; then
     echo "== test262 with the JIT eager (workers locked down for it; the same ratchet)"
     .build/release/test262 --root "$TEST262" --jit eager --expect Conformance/test262.expect \
         --results "$ROOT/.build/test262-jit-results.txt"
+    echo "== test262 with the JIT warm (compiled at the second call: the cache-guided paths; the same ratchet)"
+    .build/release/test262 --root "$TEST262" --jit warm --expect Conformance/test262.expect \
+        --results "$ROOT/.build/test262-jit-warm-results.txt"
 else
     echo "== test262 not found at $TEST262 (set TEST262=...): skipped" >&2
 fi

@@ -41,7 +41,8 @@ let usage = """
       --slowest N         list the N slowest tests
       --quiet             no progress lines
       --jit MODE          run with the baseline JIT: off (default), on, eager (every function
-                          compiled at its first call); the workers lock down for it (seccomp,
+                          compiled at its first call), warm (at its second, with the caches
+                          the first filled); the workers lock down for it (seccomp,
                           the executable region) as jsrun's workers do
       -v, --verbose       list every failing test with its reason, and all newly passing
       -h, --help          show this message
@@ -64,7 +65,7 @@ struct Options {
     var slowest = 0
     var quiet = false
     var verbose = false
-    /// The baseline JIT in the workers (locked down for it): off, on or eager.
+    /// The baseline JIT in the workers (locked down for it): off, on, eager or warm.
     var jit = "off"
     var paths: [String] = []
 }
@@ -105,7 +106,7 @@ func parseArguments(_ args: [String]) -> Options {
         case "--verbose", "-v": o.verbose = true
         case "--jit":
             o.jit = value(a)
-            guard ["off", "on", "eager"].contains(o.jit) else { fail("--jit: expected off, on or eager") }
+            guard ["off", "on", "eager", "warm"].contains(o.jit) else { fail("--jit: expected off, on, eager or warm") }
         case "--": o.paths += args[(i + 1)...]; i = args.count; continue
         default:
             if a.hasPrefix("-") { fail("unknown option \(a) (see --help)") }

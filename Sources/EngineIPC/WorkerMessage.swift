@@ -38,7 +38,8 @@ public struct EvaluateRequest: Equatable, Sendable {
     /// The JS heap limit in bytes (0: none).
     public var maxHeapBytes: UInt64 = 0
     /// The baseline JIT: 0 on (tier up hot code), 1 off (interpret), 2 eager (compile at
-    /// the first call); print JIT statistics at the end; print each body's machine code.
+    /// the first call), 3 warm (at the second); print JIT statistics at the end; print
+    /// each body's machine code.
     public var jitMode: UInt8 = 0
     public var jitStats = false
     public var printCode = false
@@ -181,7 +182,7 @@ public enum WorkerMessage: Equatable, Sendable {
         case .evaluate:
             let id = try r.u32()
             let flags = try r.u32()
-            guard flags & ~2047 == 0, (flags >> 6) & 3 != 3 else { throw .malformed("bad evaluate flags") }
+            guard flags & ~2047 == 0 else { throw .malformed("bad evaluate flags") }
             let maxHeap = try r.u64()
             var e = EvaluateRequest(id: id, name: try r.string(), source: try r.blob())
             e.printResult = flags & 1 != 0

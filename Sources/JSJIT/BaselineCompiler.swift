@@ -36,6 +36,10 @@ struct BaselineCompiler {
     /// String.prototype (where a string receiver's properties are).
     let stringPrototype: UnsafeMutableRawPointer
     let masm = JITMacroAssembler()
+    let runtime: Runtime
+    /// The cache of the `getGlobal` or `getProp` that last wrote each register, in
+    /// instruction order (where a call's callee may have come from: `likelyCallee`).
+    var calleeLoads: [Int: (global: Bool, cache: Int)] = [:]
     /// Machine-code offset of each instruction start (-1 elsewhere).
     var offsets: [Int]
     /// Jumps to bytecode pcs, linked when every instruction has its offset.
@@ -53,6 +57,10 @@ struct BaselineCompiler {
 
     /// Exits out of line: the jumps to each and the instruction the interpreter runs.
     var exitPaths: [(jumps: [Jump], pc: Int)] = []
+    /// Compare-and-jumps whose operands were not both int32 (`compareAndJump`).
+    var compareOutOfLine: [(jumps: [Jump], opcode: Opcode, target: Int, pc: Int, next: Int)] = []
+    /// Returns from a construct's frame: the jump out of line, where to continue.
+    var constructReturns: [(jump: Jump, rejoin: Label)] = []
     /// Call instructions whose stub did not leave a compiled callee to enter.
     var callSpecials: [(jump: Jump, pc: Int, next: Int)] = []
 
@@ -69,6 +77,7 @@ struct BaselineCompiler {
         self.table = table
         self.protoEpoch = runtime.protoEpochAddress
         self.globalObject = runtime.realm.global.cell
+        self.runtime = runtime
         offsets = Array(repeating: -1, count: code.instructionCount + 1)
     }
 
@@ -100,6 +109,10 @@ struct BaselineCompiler {
         // `count` keeps the table total.
         offsets[count] = masm.buffer.count
         exit(pc: count)
+        for path in compareOutOfLine {
+            for j in path.jumps { masm.linkHere(j) }
+            compareAndJumpSlowCases(path.opcode, target: path.target, path.pc, path.next)
+        }
         emitSlowPaths()
         emitValueStubPaths()
         emitCallPaths()
@@ -475,6 +488,7 @@ struct BaselineCompiler {
             masm.store64(R.t0, R.t1, slot)
         case .getProp:
             let op = Op.GetProp(ins, pc)
+            calleeLoads[op.dst] = (false, op.cache)
             let atom = code.atom(op.name)
             if let atom, atom == lengthAtom {
                 slowPaths.append((lengthProperty(object: op.object, dst: op.dst), pc, next))
@@ -484,6 +498,7 @@ struct BaselineCompiler {
             }
         case .getGlobal:
             let op = Op.GetGlobal(ins, pc)
+            calleeLoads[op.dst] = (true, op.cache)
             slowPaths.append((getGlobal(cache: op.cache, dst: op.dst), pc, next))
         case .setGlobal, .setGlobalStrict:
             // A data property of the global object the site's cache found (as the
@@ -690,8 +705,12 @@ struct BaselineCompiler {
         var notInt = [branchNotInt32(R.t0)]
         if !secondIsInt32 { notInt.append(branchNotInt32(R.t1)) }
         branch(masm.branch32(Self.jumpCondition(opcode), R.t0, R.t1), to: target)
-        jump(to: next)
-        for j in notInt { masm.linkHere(j) }
+        // The int32 case falls through to the next instruction; the others out of line.
+        compareOutOfLine.append((notInt, opcode, target, pc, next))
+    }
+
+    /// The out-of-line part of a compare-and-jump: operands in t0 and t1, not both int32.
+    mutating func compareAndJumpSlowCases(_ opcode: Opcode, target: Int, _ pc: Int, _ next: Int) {
         guard let cond = Self.doubleJumpCondition(opcode) else {
             // (In)equality, strict or loose.
             var equal: [Jump] = [], notEqual: [Jump] = []
@@ -912,7 +931,34 @@ struct BaselineCompiler {
 
     /// `getGlobal` through its cache: the global object's own data property, or a global
     /// lexical binding (initialized: the hole is a TDZ error, left to the stub).
+    /// A site whose cache was filled when it was compiled first reads the binding where
+    /// it was then (`JITGlobalBinding`): a lexical binding's value, or the property's slot
+    /// while the global object's shape and the epoch are the ones seen; then the cache.
     mutating func getGlobal(cache: Int, dst: Int) -> [Jump] {
+        var found: Jump?
+        switch code.globalBinding(cache: cache, runtime: runtime) {
+        case .lexical(let index):
+            masm.move(imm: UInt64(UInt(bitPattern: lexicalValues)), R.t0)
+            masm.load64(R.t0, 0, R.t0)
+            masm.load64(R.t0, index * 8, R.t1)
+            let hole = masm.branch64(.equal, R.t1, imm: 0)
+            store(R.t1, dst)
+            return [hole]
+        case .property(let shape, let epoch, let inline, let offset):
+            masm.move(imm: UInt64(UInt(bitPattern: globalObject)), R.t0)
+            masm.move(imm: UInt64(UInt(bitPattern: shape)), R.t1)
+            let otherShape = masm.branch64(.notEqual, R.t0, Int32(ObjectLayout.shape), R.t1)
+            masm.move(imm: UInt64(UInt(bitPattern: protoEpoch)), R.t4)
+            masm.load32(R.t4, 0, R.t4)
+            let otherEpoch = masm.branch32(.notEqual, R.t4, imm: Int32(bitPattern: epoch))
+            if !inline { masm.load64(R.t0, Int32(ObjectLayout.outOfLineSlots), R.t0) }
+            masm.load64(R.t0, offset, R.t1)
+            found = masm.jump()
+            masm.linkHere(otherShape)
+            masm.linkHere(otherEpoch)
+        case nil:
+            break
+        }
         var misses = globalOfCachedShape(cache: cache)
         masm.load64(R.t2, Int32(InlineCacheLayout.holder), R.t3)
         let property = masm.branch64(.equal, R.t3, imm: 0)
@@ -928,6 +974,7 @@ struct BaselineCompiler {
         slotAddress()
         masm.load64(R.t0, 0, R.t1)
         masm.linkHere(done)
+        if let found { masm.linkHere(found) }
         store(R.t1, dst)
         return misses
     }

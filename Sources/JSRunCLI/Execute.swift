@@ -2,6 +2,7 @@ import JSSyntax
 import JSBytecode
 import JSBytecompiler
 import JSRuntime
+import JSHost
 import EngineIPC
 
 /// Running scripts with the interpreter.
@@ -37,7 +38,30 @@ enum Execute {
         }
         rt.outputHook = { FileIO.out($0) }
         rt.errorOutputHook = { FileIO.err($0) }
+        do {
+            hosts.append(try JSHost(rt))
+        } catch {
+            FileIO.err("jsrun: failed to install the host APIs\n")
+            return nil
+        }
         return rt
+    }
+
+    /// The host APIs of each runtime jsrun made (one per process, the REPL's included).
+    nonisolated(unsafe) static var hosts: [JSHost] = []
+
+    /// After a script or module: the microtasks, then the timers until none is left
+    /// (node's event loop). A promise rejected with no handler ends it with status 1.
+    static func runEventLoop(_ rt: Runtime) throws(JSException) -> Int32 {
+        guard let host = hosts.first(where: { $0.runtime === rt }) else {
+            try rt.runJobs()
+            return 0
+        }
+        let finished = try host.runEventLoop { reason in
+            rt.heap.gcStress = false
+            FileIO.err("Uncaught (in promise) " + describe(rt, reason) + "\n")
+        }
+        return finished ? 0 : 1
     }
 
     /// Leaves `rt` alive when the process exits: tearing down the heap, the shapes and
@@ -63,9 +87,11 @@ enum Execute {
         }
         do {
             let result = try rt.evaluateScript(source)
-            try rt.runJobs()
-            if printResult { FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n") }
-            return 0
+            if printResult {
+                try rt.runJobs()
+                FileIO.out((try rt.inspect(result, depth: 0, top: false)) + "\n")
+            }
+            return try runEventLoop(rt)
         } catch {
             rt.heap.gcStress = false
             FileIO.err("Uncaught " + describe(rt, error.value) + "\n")
@@ -98,7 +124,7 @@ enum Execute {
         }
         do {
             _ = try rt.runModule(source.name)
-            return 0
+            return try runEventLoop(rt)
         } catch {
             rt.heap.gcStress = false
             FileIO.err("Uncaught " + describe(rt, error.value) + "\n")

@@ -21,7 +21,8 @@ public enum JSRun {
       --dump-bytecode   print the compiled bytecode before running
       --jit=MODE        the baseline JIT (x86_64, only in the locked worker): on (default: hot
                         functions and loops become machine code), off (interpret), eager
-                        (compile every function at its first call)
+                        (compile every function at its first call), warm (at its second call
+                        or loop iteration, with the caches the first run filled)
       --jit-stats       print what the JIT compiled and ran to stderr when the script ends
       --print-code      print each compiled function's bytecode with its machine code (hex
                         bytes; tools/print-code.sh disassembles them) to stderr
@@ -93,7 +94,7 @@ public enum JSRun {
             case "--print-code": options.printCode = true
             case _ where a.hasPrefix("--jit="):
                 guard let mode = JITMode(rawValue: String(a.dropFirst("--jit=".count))) else {
-                    FileIO.err("jsrun: --jit: expected off, on or eager, got '\(a.dropFirst("--jit=".count))'\n"); return 2
+                    FileIO.err("jsrun: --jit: expected off, on, eager or warm, got '\(a.dropFirst("--jit=".count))'\n"); return 2
                 }
                 options.jitMode = mode
             case "-e", "-p":

@@ -28,6 +28,8 @@ enum WorkerJIT {
         shared?.printCode = printCode
     }
 
-    static func mode(_ wire: UInt8) -> JITMode { wire == 1 ? .off : wire == 2 ? .eager : .on }
-    static func wire(_ mode: JITMode) -> UInt8 { mode == .off ? 1 : mode == .eager ? 2 : 0 }
+    static func mode(_ wire: UInt8) -> JITMode { [.on, .off, .eager, .warm][Int(min(wire, 3))] }
+    static func wire(_ mode: JITMode) -> UInt8 {
+        switch mode { case .on: 0; case .off: 1; case .eager: 2; case .warm: 3 }
+    }
 }

@@ -182,8 +182,19 @@ public enum WorkerMain {
         defer { rt.heap.gcStress = false }
         do {
             let value = try rt.evaluateScript(source)
-            // Promise reactions run before the result goes back, as in jsrun.
-            try rt.runJobs()
+            rt.heap.pushRoot(value)
+            defer { rt.heap.popRoots(1) }
+            // Promise reactions and timers run before the result goes back, as in jsrun; a
+            // promise rejected with no handler is the request's exception.
+            var rejection: String?
+            if let host = Execute.hosts.first(where: { $0.runtime === rt }) {
+                _ = try host.runEventLoop { reason in rejection = "Uncaught (in promise) " + Execute.describe(rt, reason) }
+            } else {
+                try rt.runJobs()
+            }
+            if let rejection {
+                return EvaluateResult(id: request.id, status: 1, exception: OutputBuffer.clip(rejection), output: output.text)
+            }
             let text = (try? rt.inspect(value, depth: 0, top: false)) ?? "?"
             return EvaluateResult(id: request.id, status: 0, value: OutputBuffer.clip(text), output: output.text)
         } catch {

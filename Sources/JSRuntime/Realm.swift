@@ -102,6 +102,9 @@ public final class Realm {
     public var promiseConstructor: JSObject!
     /// Pending jobs (see Promise.swift).
     var jobQueue: JSObject!
+    /// Promises rejected while no handler was attached, for a host that reports them
+    /// (`Runtime.tracksRejections`; HostPromiseRejectionTracker).
+    var rejectedPromises: JSObject?
     public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
     /// RegExp (Builtins/RegExpBuiltins.swift).
     public var regexpPrototype: JSObject!
@@ -177,7 +180,8 @@ public final class Realm {
                   booleanPrototype, symbolPrototype, errorPrototype, iteratorPrototype, arrayIteratorPrototype,
                   generatorFunctionPrototype, generatorPrototype, promisePrototype, promiseConstructor, jobQueue,
                   asyncIteratorPrototype, asyncGeneratorFunctionPrototype, asyncGeneratorPrototype, asyncFromSyncIteratorPrototype,
-                  asyncFunctionPrototype, stringIteratorPrototype, datePrototype, bigintPrototype, weakRefPrototype, finalizationRegistryPrototype] {
+                  asyncFunctionPrototype, stringIteratorPrototype, datePrototype, bigintPrototype, weakRefPrototype, finalizationRegistryPrototype,
+                  rejectedPromises] {
             if let o { m.mark(cell: o.cell) }
         }
         for o in [objectConstructor, functionConstructor, arrayConstructor, symbolConstructor, throwTypeError,

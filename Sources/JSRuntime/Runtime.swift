@@ -103,6 +103,9 @@ public final class Runtime {
     /// Registered bodies of the promise machinery's native functions.
     var promiseResolveFunctionIndex = 0, promiseRejectFunctionIndex = 0
     var capabilityExecutorIndex = 0, finallyFunctionIndex = 0
+    /// Whether rejected promises with no handler are recorded for the host
+    /// (`takeUnhandledRejections`): jsrun reports them, as node does.
+    public var tracksRejections = false
     /// Next job to run in `realm.jobQueue`.
     var jobHead = 0
     var asyncFromSyncUnwrapIndex = 0
@@ -176,6 +179,7 @@ public final class Runtime {
         for d in allCodeData.values {
             d.code.runtimeData = nil
             releaseJIT(d)
+            d.jitLinked = []
         }
         free(registers)
         natives.deallocate()

@@ -90,6 +90,32 @@ private func execute(_ m: A, _ signature: String, _ lines: [String]) throws -> [
         #expect(out == ["2", "5", "\(UInt32(bitPattern: -2))", "7", "0"])
     }
 
+    /// `call(to:)` (BL to a bound label), recursive: sum of 1...n, the link register
+    /// saved around each nested call.
+    @Test func recursiveCallToLabel() throws {
+        let m = A()
+        let over = m.jump()
+        let sum = m.label()
+        let done = m.branch64(.lessThanOrEqual, .x0, imm: 0)
+        m.push(.x30)
+        m.push(.x0)
+        m.sub64(imm: 1, .x0)
+        m.call(to: sum)
+        m.pop(.x1)
+        m.pop(.x30)
+        m.add64(.x1, .x0)
+        m.ret()
+        m.linkHere(done)
+        m.move(imm: 0, .x0)
+        m.ret()
+        m.linkHere(over)
+        m.push(.x30)
+        m.call(to: sum)
+        m.pop(.x30)
+        m.ret()
+        #expect(try execute(m, "i>i", ["0", "10", "1000"]) == ["0", "55", "500500"])
+    }
+
     @Test func loopWithBackEdgeAndLargeConstants() throws {
         let m = A()
         m.move(imm: 0, .x2)

@@ -78,5 +78,9 @@ func encode(_ c: EncodingCase) -> [UInt8] {
         let j = m.branch32(.lessThan, .rax, .rcx)  // 39 C8, 0F 8C rel32
         m.linkHere(j)
         #expect(hex(Array(m.buffer.array.suffix(8))) == "39 c8 0f 8c 00 00 00 00")
+        m.call(to: top)                     // E8 rel32 back to the start
+        let callEnd = m.buffer.count
+        #expect(m.buffer.array[callEnd - 5] == 0xE8)
+        #expect(Int32(bitPattern: m.buffer.read32(at: callEnd - 4)) == Int32(-callEnd))
     }
 }

@@ -92,6 +92,31 @@ private let add3Pointer: @convention(c) (Int64, Int64, Int64) -> Int64 = { add3(
         }
     }
 
+    /// A pc-relative call to a bound label (`call(to:)`, E8 rel32), recursive as a body
+    /// that calls its own start: sum of 1...n, one nested call per step.
+    @Test func recursiveCallToLabel() {
+        let m = M()
+        let over = m.jump()
+        let sum = m.label()
+        m.move(imm: 0, ret0)
+        let done = m.branch64(.lessThanOrEqual, arg0, imm: 0)
+        m.push(arg0)
+        m.sub64(imm: 1, arg0)
+        m.call(to: sum)
+        m.pop(arg0)
+        m.add64(arg0, ret0)
+        m.linkHere(done)
+        m.ret()
+        m.linkHere(over)
+        m.call(to: sum)
+        m.ret()
+        let code = ExecutableCode(m)
+        let f = code(as: (@convention(c) (Int64) -> Int64).self)
+        #expect(f(0) == 0)
+        #expect(f(10) == 55)
+        #expect(f(1000) == 500_500)
+    }
+
     /// A counted loop with a back edge to a bound label: sum of 1...n.
     @Test func loopWithBackEdge() {
         let n = M()

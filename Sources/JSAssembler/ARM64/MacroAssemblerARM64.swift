@@ -289,6 +289,7 @@ public final class MacroAssemblerARM64: MacroAssembler {
         asm.movImmediate64(Self.scratch, UInt64(UInt(bitPattern: address)))
         asm.blr(Self.scratch)
     }
+    public func call(to label: Label) { asm.bl(offset: label.offset - buffer.count) }
     public func ret() { asm.ret() }
     /// The stack pointer stays 16-byte aligned (AAPCS64): a push takes 16 bytes.
     public func push(_ r: ARM64GPR) { asm.loadStorePair(load: false, .preIndex, r, .zr, .sp, offset: -16) }

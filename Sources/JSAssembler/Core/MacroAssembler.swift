@@ -104,6 +104,8 @@ public protocol MacroAssembler: AnyObject {
     func call(_ target: Register)
     /// Calls a function at an absolute address (through a scratch register).
     func call(address: UnsafeRawPointer)
+    /// Calls a bound label of this buffer (pc-relative: a body calling itself).
+    func call(to label: Label)
     func ret()
     func push(_ r: Register)
     func pop(_ r: Register)

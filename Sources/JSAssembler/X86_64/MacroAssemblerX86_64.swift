@@ -218,6 +218,7 @@ public final class MacroAssemblerX86_64: MacroAssembler {
         asm.movImmediate64(Self.scratch, UInt64(UInt(bitPattern: address)))
         asm.call(Self.scratch)
     }
+    public func call(to label: Label) { asm.link(asm.callRel32(), to: label.offset) }
     public func ret() { asm.ret() }
     public func push(_ r: X86GPR) { asm.push(r) }
     public func pop(_ r: X86GPR) { asm.pop(r) }

@@ -71,7 +71,8 @@ extension Runtime {
             let e = job.elements!
             switch e[0].asInt32 {
             case 0: try promiseReactionJob(JSObject(e[1]), e[2])
-            default: try promiseResolveThenableJob(JSObject(e[1]), e[2], e[3])
+            case 1: try promiseResolveThenableJob(JSObject(e[1]), e[2], e[3])
+            default: _ = try call(e[1], this: .undefined)   // a host's microtask (`enqueueMicrotask`)
             }
         }
     }
@@ -107,6 +108,36 @@ extension Runtime {
         let capPromise = r[1]
         if capPromise.isUndefined { return }
         _ = try call(failed ? r[3] : r[2], this: .undefined, result)
+    }
+
+    /// Queues a call of `f` (no arguments) as a microtask, after the jobs already queued
+    /// (HTML's queueMicrotask: an exception it throws propagates out of `runJobs`).
+    public func enqueueMicrotask(_ f: Value) throws(JSException) {
+        try enqueueJob(2, f, .undefined, .undefined)
+    }
+
+    // MARK: - Unhandled rejections (HostPromiseRejectionTracker)
+
+    func trackRejection(_ p: JSObject) throws(JSException) {
+        heap.pushRoot(Value(cell: p.cell))
+        defer { heap.popRoots(1) }
+        if realm.rejectedPromises == nil { realm.rejectedPromises = try newArray() }
+        let list = realm.rejectedPromises!
+        try createDataProperty(list, .index(list.arrayLength), Value(cell: p.cell))
+    }
+
+    /// The reasons of promises rejected with no handler that still have none (a handler
+    /// attached since, as by a later `.catch`, takes a promise off), in rejection order;
+    /// each is reported once. `report` runs with the reason kept alive.
+    public func takeUnhandledRejections(_ report: (Value) -> Void) {
+        guard let list = realm.rejectedPromises, list.arrayLength > 0 else { return }
+        realm.rejectedPromises = nil
+        heap.pushRoot(Value(cell: list.cell))
+        defer { heap.popRoots(1) }
+        for i in 0..<Int(list.arrayLength) {
+            let p = JSObject(list.elements![i])
+            if p.word(0) & Runtime.promiseHandledBit == 0 { report(p.extraValue(1)) }
+        }
     }
 
     func promiseResolveThenableJob(_ promise: JSObject, _ thenable: Value, _ then: Value) throws(JSException) {
@@ -173,6 +204,9 @@ extension Runtime {
         heap.pushRoot(reactions)
         heap.pushRoot(value)
         defer { heap.popRoots(2) }
+        if state == .rejected && tracksRejections && p.word(0) & Runtime.promiseHandledBit == 0 {
+            try trackRejection(p)
+        }
         guard isObject(reactions) else { return }
         let list = JSObject(reactions)
         for i in 0..<Int(list.arrayLength) {

@@ -52,6 +52,10 @@ final class CodeData {
     var hotness: Int32 = 0
     var jitState = JITState.interpreted
     var jitBody: JITBody?
+    /// The code data of callees this code's machine code calls as known callees
+    /// (`JITKnownCallee`): held so that their addresses, which the machine code compares
+    /// with, are never reused while it may run. Emptied when this code data is dropped.
+    var jitLinked: [CodeData] = []
     var jitEntry: JITEntry? { jitBody?.entry }
     /// Regular-expression literal sites by pattern constant index (allocated at the first
     /// `newRegExp`; nil entries until evaluated).
@@ -589,6 +593,7 @@ extension Runtime {
                 d.code.runtimeData = nil
                 heap.releaseExternal(d.externalBytes)
                 releaseJIT(d)
+                d.jitLinked = []
             }
         }
     }

@@ -95,7 +95,9 @@ public protocol JITBackend: AnyObject {
 
 /// When code is compiled: never, after `threshold` calls and loop iterations, or at once.
 public enum JITMode: String, Sendable {
-    case off, on, eager
+    /// `warm`: at the second call or loop iteration, once the interpreter has filled the
+    /// code's caches (what `on` compiles with, sooner: for testing the cache-guided paths).
+    case off, on, eager, warm
 }
 
 /// What the compiler may read of a code block while compiling it (its bytecode, constant
@@ -288,7 +290,7 @@ extension Runtime {
     public func setJIT(_ backend: JITBackend?, mode: JITMode, threshold: Int32 = 500) {
         jit = backend
         jitCallCell[3] = stackLimit &+ Runtime.jitStackMargin
-        jitThreshold = mode == .eager ? 0 : threshold
+        jitThreshold = mode == .eager ? 0 : mode == .warm ? 2 : threshold
         jitActive = backend != nil && mode != .off
     }
 
