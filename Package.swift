@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "JSSyntax", targets: ["JSSyntax"]),
         .library(name: "JSEngine", targets: ["JSEngine"]),
         .executable(name: "jsrun", targets: ["jsrun"]),
+        .executable(name: "jsrun-ffi-worker", targets: ["jsrun-ffi-worker"]),
+        .library(name: "JSFFI", targets: ["JSFFI"]),
         .executable(name: "test262-parse", targets: ["Test262Parse"]),
         .executable(name: "test262", targets: ["Test262"]),
         .executable(name: "parse-bench", targets: ["ParseBench"]),
@@ -77,6 +79,17 @@ let package = Package(
                                                          "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                                                          "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
                                            .unsafeFlags(["-static-stdlib"], .when(configuration: .debug))]),
+        // The FFI (issue 19): Sable.dlopen, Sable.Pointer, Sable.Callback and
+        // JSContext.exposeCFunction over libffi (apt install libffi-dev) and dlopen.
+        .systemLibrary(name: "CFFI", providers: [.apt(["libffi-dev"])]),
+        .target(name: "JSFFI", dependencies: ["CFFI", "JSRuntime", "JSEngine"], swiftSettings: strict),
+        // jsrun's worker when --ffi is given: dynamically linked (dlopen does not work in the
+        // static-PIE jsrun), started by posix_spawn instead of fork; jsrun without --ffi
+        // never loads it. The Swift standard library is linked in (nothing to relocate).
+        .executableTarget(name: "jsrun-ffi-worker", dependencies: ["JSRunCLI", "JSFFI", "JSJIT", "JSAssembler", "JSRuntime"],
+                          swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        .testTarget(name: "FFITests", dependencies: ["JSFFI", "JSEngine", "JSRuntime", "JSRunCLI", "Lockdown"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
         // Conformance: what the test262 runners share (paths, frontmatter, the ratchet).
         .target(name: "Test262Support", path: "Conformance/Test262Support", swiftSettings: strict),
         // Conformance: test262 parse-phase verdicts.

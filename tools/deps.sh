@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Sable needs beyond Swift (Debian/Ubuntu; a no-op when
-# everything is there): libseccomp (the lockdown worker), libcurl (the networking core),
-# Cairo, Pango and the DejaVu fonts (the rendering core), GTK 4, Xvfb, xdotool and ImageMagick
+# everything is there): libseccomp (the lockdown worker), libffi (the FFI), libcurl (the
+# networking core), Cairo, Pango and the DejaVu fonts (the rendering core), GTK 4, Xvfb, xdotool and ImageMagick
 # (the browser window and its test), a
 # C compiler (the policy probe test), and the arm64 cross tools (the arm64 assembler's
 # execution tests run the code under qemu-aarch64, loaded by a program built with
@@ -9,6 +9,9 @@
 set -euo pipefail
 missing=()
 [ -f /usr/include/seccomp.h ] || missing+=(libseccomp-dev)
+# libffi and zlib: the FFI (jsrun --ffi, JSFFI) and its tests, which call libz.so.1.
+ls /usr/include/*/ffi.h >/dev/null 2>&1 || [ -f /usr/include/ffi.h ] || missing+=(libffi-dev)
+ls /usr/lib/*/libz.so.1 >/dev/null 2>&1 || ls /lib/*/libz.so.1 >/dev/null 2>&1 || missing+=(zlib1g)
 [ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/aarch64-linux-gnu/curl/curl.h ] \
     || [ -f /usr/include/curl/curl.h ] || missing+=(libcurl4-openssl-dev)
 [ -f /usr/include/cairo/cairo.h ] || missing+=(libcairo2-dev)

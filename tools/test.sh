@@ -23,6 +23,9 @@ echo "== jsrun on the bundled example"
 test "$(.build/release/jsrun examples/hello.js)" = "clicks: 42 (1 counter); fib: 0 1 1 2 3 5 8 13 21 34 55 89 quiet"
 test "$(.build/release/jsrun examples/modules/main.mjs | tail -1)" = "lazy: 42 true"
 
+echo "== FFI: jsrun --ffi calling libm, libc (qsort with a JS comparator) and libz in the locked worker"
+test "$(.build/release/jsrun --ffi=libm.so.6,libc.so.6,libz.so.1 Tests/FFITests/Fixtures/debian.js)" = "debian: 24 checks passed"
+
 echo "== memory limit: out-of-memory RangeErrors under --max-heap=64M, engine limits, sparse elements"
 tools/memory-limit.sh
 

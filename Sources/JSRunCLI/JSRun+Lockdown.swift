@@ -13,6 +13,27 @@ extension JSRun {
         var moduleHost: ModuleHost?
         /// Run the source as a module (`name` is then its canonical path).
         var isModule = false
+        /// `--ffi=LIB[,LIB...]`: the libraries the worker loads before lockdown (empty: no FFI).
+        var ffiLibraries: [String] = []
+
+        /// The worker to start: jsrun's own image by fork, or with `--ffi` the dynamically
+        /// linked `jsrun-ffi-worker` next to jsrun by posix_spawn (the static-PIE jsrun
+        /// cannot dlopen), told the libraries to load.
+        func apply(to s: inout Supervisor.Settings) {
+            guard !ffiLibraries.isEmpty else { return }
+            s.fork = false
+            s.executable = JSRun.ffiWorkerPath
+            s.extraArguments = ["--ffi=" + ffiLibraries.joined(separator: ",")]
+        }
+    }
+
+    /// `jsrun-ffi-worker` in jsrun's directory.
+    static var ffiWorkerPath: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (dir.isEmpty ? "." : dir) + "/jsrun-ffi-worker"
     }
 
     /// Runs a script in a locked worker: the worker starts (and initializes its runtime)
@@ -24,6 +45,7 @@ extension JSRun {
         s.timeout = settings.timeout
         s.handleSignals = true
         s.addressSpaceLimit = Supervisor.addressSpaceLimit(forHeap: UInt64(clamping: options.maxHeapBytes))
+        settings.apply(to: &s)
         let supervisor: Supervisor
         do {
             supervisor = try Supervisor(s)

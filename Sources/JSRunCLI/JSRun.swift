@@ -39,6 +39,9 @@ public enum JSRun {
                         package.json with "type": "module", as node does)
       --allow-read=DIR  let imports (and import()) read modules under DIR (default: the
                         directory of FILE, or the current directory for -e and stdin)
+      --ffi=LIB[,LIB...] let scripts call C: the worker loads each library (a path or a
+                        soname such as libm.so.6) with dlopen before it locks down, and
+                        Sable.dlopen(LIB, symbols) opens it (Deno's shape; see README)
       --no-lockdown     run in this process, without a locked-down worker (debugging)
       --lockdown-selftest  check the seccomp policy: forbidden operations in fresh workers
       --lockdown-sweep  check that every system call off the allowlist is denied
@@ -105,6 +108,13 @@ public enum JSRun {
                 case .failure(let e): FileIO.err("jsrun: \(a.prefix { $0 != "=" }): \(e.message)\n"); return 2
                 }
             case "--no-lockdown": lockdown.enabled = false
+            case _ where a.hasPrefix("--ffi="):
+                let libs = a.dropFirst("--ffi=".count).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard !libs.isEmpty, !libs.contains(where: \.isEmpty) else {
+                    FileIO.err("jsrun: --ffi: expected library names separated by commas, got '\(a.dropFirst("--ffi=".count))'\n"); return 2
+                }
+                lockdown.ffiLibraries += libs
+            case "--ffi": FileIO.err("jsrun: --ffi needs libraries: --ffi=LIB[,LIB...]\n"); return 2
             case "--lockdown-selftest": return SelfTest.run()
             case "--lockdown-sweep": return SelfTest.sweep()
             case "--lockdown-sweep=fresh": return SelfTest.sweepFresh()
@@ -132,6 +142,14 @@ public enum JSRun {
             var status: Int32 = 0
             for f in files where checkFile(f, strict: strict) != 0 { status = 1 }
             return status
+        }
+        if !lockdown.ffiLibraries.isEmpty {
+            if !lockdown.enabled {
+                FileIO.err("jsrun: --ffi runs in the locked worker (jsrun-ffi-worker): it cannot be used with --no-lockdown\n"); return 2
+            }
+            if access(ffiWorkerPath, X_OK) != 0 {
+                FileIO.err("jsrun: --ffi needs \(ffiWorkerPath) (swift build --product jsrun-ffi-worker)\n"); return 2
+            }
         }
         lockdown.moduleHost = ModuleHost(root: allowRead ?? ".")
         if let (code, printResult) = inline {

@@ -41,6 +41,9 @@ public final class LockedWorker {
         public var violationMode: ViolationMode = .reportAndKill
         /// The baseline JIT in the worker: on (hot code), off, or eager (every function).
         public var jitMode: JITMode = .on
+        /// Libraries the worker loads with dlopen before lockdown for `Sable.dlopen` (the
+        /// executable must then be `jsrun-ffi-worker`; empty: no FFI).
+        public var ffiLibraries: [String] = []
 
         public init(executable: String = "/proc/self/exe") { self.executable = executable }
     }
@@ -110,6 +113,7 @@ public final class LockedWorker {
         s.timeout = options.timeout
         s.addressSpaceLimit = options.addressSpaceLimit
         s.mode = options.violationMode
+        if !options.ffiLibraries.isEmpty { s.extraArguments = ["--ffi=" + options.ffiLibraries.joined(separator: ",")] }
         do {
             supervisor = try Supervisor(s)
             try supervisor.awaitLockedDown()

@@ -161,6 +161,7 @@ extension JSRun {
         var s = Supervisor.Settings.forked
         s.timeout = settings.timeout
         s.addressSpaceLimit = Supervisor.addressSpaceLimit(forHeap: UInt64(clamping: options.maxHeapBytes))
+        settings.apply(to: &s)
         let supervisor: Supervisor
         do {
             supervisor = try Supervisor(s)

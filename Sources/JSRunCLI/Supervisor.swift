@@ -20,6 +20,8 @@ final class Supervisor {
         /// RLIMIT_AS for the worker in bytes (0: none).
         var addressSpaceLimit: UInt64 = 0
         var mode: ViolationMode = .reportAndKill
+        /// Arguments for a spawned worker after `--lockdown-worker PID` (`--ffi=...`).
+        var extraArguments: [String] = []
         /// Turn SIGINT/SIGTERM/SIGHUP into an `.interrupted` end (jsrun; not for embedders).
         var handleSignals = false
 
@@ -74,7 +76,7 @@ final class Supervisor {
                 worker = try WorkerProcess.fork { WorkerMain.run(supervisor: supervisor, region: reserved) }
                 munmap(reserved.pool, Int(2 * reserved.span))
             } else {
-                worker = try WorkerProcess.spawn(executable: settings.executable)
+                worker = try WorkerProcess.spawn(executable: settings.executable, extraArguments: settings.extraArguments)
             }
         } catch {
             if let region { munmap(region.pool, Int(2 * region.span)) }

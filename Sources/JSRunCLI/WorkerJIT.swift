@@ -14,6 +14,14 @@ enum WorkerJIT {
         (shared, whyNot) = BaselineJIT.forLockedProcess(pool: region.pool, capacity: Int(region.span))
     }
 
+    /// The executable memory of the locked process: the JIT's pool, or (no JIT backend) the
+    /// same region on its own; nil where the process is not locked down.
+    static func codeMemory(region: ExecutableRegion) -> ExecutableMemory? {
+        if let shared { return shared.memory }
+        guard BaselineJIT.processIsLockedDown else { return nil }
+        return ExecutableMemory(base: region.pool, capacity: Int(region.span))
+    }
+
     /// Applies a request's JIT options to the runtime.
     static func configure(_ rt: Runtime, mode: JITMode, printCode: Bool) {
         rt.setJIT(shared, mode: mode)

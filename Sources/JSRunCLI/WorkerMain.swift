@@ -36,6 +36,7 @@ public enum WorkerMain {
         // Warm-up: the thread's stack bounds are cached (pthread_getattr_np reads
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
+        if let hook = WorkerExtensions.beforeLockdown, let status = hook(rt) { return status }
         // The JIT's code pool: the only range the policy lets become executable.
         guard let region = reserved ?? ExecutableRegion.reserve() else {
             FileIO.err("jsrun worker: cannot reserve the executable region\n")
@@ -67,6 +68,9 @@ public enum WorkerMain {
             do {
                 // Compiled by the supervisor (for this pid and region) while this process
                 // created its runtime, or else here.
+                if getenv(dumpFilterVariable) != nil {
+                    dumpFilter(filter.isEmpty ? try Lockdown.compile(policy(), mode: mode) : filter, region: region)
+                }
                 if filter.isEmpty {
                     try Lockdown.install(policy(), mode: mode, reportFD: WorkerDescriptors.report)
                 } else {
@@ -78,6 +82,7 @@ public enum WorkerMain {
             }
             try connection.send(.lockedDown)
             WorkerJIT.install(region: region)
+            if let hook = WorkerExtensions.afterLockdown { hook(rt, WorkerJIT.codeMemory(region: region)) }
             // MARK: - Locked down from here on.
             while true {
                 switch try connection.receiveMessage() {
@@ -117,6 +122,19 @@ public enum WorkerMain {
             FileIO.err("jsrun worker: \(error)\n")
             return 71
         }
+    }
+
+    /// With this environment variable set, the worker prints the seccomp filter it is about
+    /// to install (BPF, hex) with its pid and executable region to stderr: the FFI tests
+    /// compare the filters of workers with and without --ffi this way.
+    static let dumpFilterVariable = "SABLE_DUMP_SECCOMP_FILTER"
+
+    static func dumpFilter(_ bpf: [UInt8], region: ExecutableRegion) {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(bpf.count * 2)
+        for b in bpf { hex.append(digits[Int(b >> 4)]); hex.append(digits[Int(b & 15)]) }
+        FileIO.err("jsrun worker: seccomp filter pid \(getpid()) region 0x\(String(region.base, radix: 16)) span 0x\(String(region.span, radix: 16)) bpf \(String(decoding: hex, as: UTF8.self))\n")
     }
 
     /// Runs one request in the worker's runtime (globals persist between requests).

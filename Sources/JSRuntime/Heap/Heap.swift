@@ -52,6 +52,9 @@ public enum CellKind: UInt8, Sendable {
     case arrayBuffer
     case typedArray
     case dataView
+    /// An embedder's opaque object (Embedding/HostObjects.swift): a brand and two payload
+    /// words no script can read or forge (the FFI's pointers and callbacks).
+    case hostObject
 }
 
 /// The 8 bytes at the start of every cell.
