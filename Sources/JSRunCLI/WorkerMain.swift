@@ -27,6 +27,8 @@ public enum WorkerMain {
         // Die with the supervisor; it may already be gone (then the pid differs).
         _ = sable_set_parent_death_signal(SIGKILL)
         if getppid() != supervisor { return 71 }
+        // Room for deep programs before the stack bounds are cached (issue 15).
+        StackGuard.reserveMainThreadStack()
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         let connection = Connection(fd: WorkerDescriptors.socket)

@@ -69,6 +69,9 @@ public final class Runtime {
     var jit: JITBackend?
     var jitActive = false
     var jitThreshold: Int32 = 500
+    /// The step budget (`setStepBudget`): armed, and the steps left.
+    var stepBudgetArmed = false
+    var stepsLeft = Int.max
     var jitPendingException = Value.undefined
     /// Where the call stub leaves the frame, registers and entry table of the callee it
     /// pushed (`JITStubs.call`), for the machine code that enters it.
