@@ -145,9 +145,10 @@ if [ "$NEEDS_BUILD" = 1 ]; then
         (cd "$BUILD_DIR" && swiftc "${SWIFTFLAGS[@]}" -use-ld=lld -module-name JSSyntax \
             "${SOURCES[@]}" "${HARNESS[@]}" -o "$BIN.tmp")
     else
+        MAPS=()
+        [ -f "$MODDIR/CSableSupport/module.modulemap" ] && MAPS=(-Xcc -fmodule-map-file="$MODDIR/CSableSupport/module.modulemap")
         (cd "$BUILD_DIR" && swiftc "${SWIFTFLAGS[@]}" -use-ld=lld -module-name "Fuzz$TARGET" -I "$MODDIR" \
-            -Xcc -fmodule-map-file="$MODDIR/CSableSupport/module.modulemap" \
-            "${HARNESS[@]}" "${OBJECTS[@]}" -o "$BIN.tmp")
+            "${MAPS[@]}" "${HARNESS[@]}" "${OBJECTS[@]}" -o "$BIN.tmp")
     fi
     mv "$BIN.tmp" "$BIN"
 fi

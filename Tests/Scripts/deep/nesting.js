@@ -6,6 +6,9 @@
 'use strict';
 var args = typeof scriptArgs === 'undefined' ? [] : scriptArgs.slice();
 var filter = args.length && !/^\d+$/.test(args[0]) ? args.shift() : '';
+// 'alloc': only the allocation cases (for runs with --max-heap).
+var heapOnly = filter === 'alloc';
+if (heapOnly) filter = '';
 var DEPTHS = args.length ? args.map(Number) : [10, 1000, 10000, 100000];
 
 function rep(s, n) { return s.repeat(n); }
@@ -95,6 +98,12 @@ var syntax = [
     ['destructure-param', function (n) { return '(function (' + rep('[', n) + 'x' + rep(' = []]', n) + ') {})([])'; }],
     ['destructure-arrow-param', function (n) { return '((' + rep('[', n) + 'x' + rep(' = []]', n) + ') => x)([])'; }],
     ['destructure-for-of', function (n) { return 'for (var ' + rep('[', n) + 'x' + rep(' = []]', n) + ' of []) ;'; }],
+    ['yield', function (n) { return '(function* () { ' + rep('yield ', n) + '0 })'; }],
+    ['yield-star', function (n) { return '(function* () { ' + rep('yield* ', n) + '[] })'; }],
+    ['super-call', function (n) { return '(class extends Object { constructor() { ' + rep('super(', n) + '0' + rep(')', n) + ' } })'; }],
+    ['super-member', function (n) { return '({ m() { return ' + rep('super[', n) + '0' + rep(']', n) + ' } })'; }],
+    ['private-in', function (n) { return '(class { #x; m(o) { return ' + rep('#x in (', n) + 'o' + rep(')', n) + ' } })'; }],
+    ['dynamic-import', function (n) { return '() => ' + rep('import(', n) + '"x"' + rep(')', n); }],
     ['default-param-nested-fn', nest('(function (a = ', '0', ') { return a })()')],
 ];
 var binops = ['+', '-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^', '&&', '||', '??', ',',
@@ -116,7 +125,7 @@ var runtime = [
     ['toLocaleString', function (n) { return 'var a = []; for (var i = 0; i < ' + n + '; i++) a = [a]; a.toLocaleString().length'; }],
     ['stringify', function (n) { return 'var o = {}; for (var i = 0; i < ' + n + '; i++) o = {o}; JSON.stringify(o).length'; }],
     ['stringify-array', function (n) { return 'var o = []; for (var i = 0; i < ' + n + '; i++) o = [o]; JSON.stringify(o).length'; }],
-    ['stringify-toJSON', function (n) { return 'var d = 0; var o = { toJSON() { return d++ < ' + n + ' ? JSON.stringify(o) : 1 } }; JSON.stringify(o).length'; }],
+    ['stringify-toJSON', function (n) { return 'var d = 0; var o = { toJSON() { return d++ < ' + n + ' ? JSON.parse(JSON.stringify(o)) : 1 } }; JSON.stringify(o).length'; }],
     ['parse-deep', function (n) { return 'JSON.parse("' + rep('[', n) + rep(']', n) + '")'; }],
     ['parse-deep-object', function (n) { return 'JSON.parse(\'' + rep('{"a":', n) + '0' + rep('}', n) + '\')'; }],
     ['parse-reviver', function (n) { return 'JSON.parse("' + rep('[', n) + rep(']', n) + '", function (k, v) { return v })'; }],
@@ -184,6 +193,8 @@ var runtime = [
     ['array-push-loop', function (n) { return 'var a = []; for (var i = 0; i < ' + n + ' * 10; i++) a.push([i]); a.length'; }, 'alloc'],
     ['join-big', function (n) { return 'new Array(' + n + ').fill("x".repeat(' + n + ')).join("").length'; }, 'alloc'],
     ['padStart-big', function (n) { return '"".padStart(' + n + ' * ' + n + ' * 100, "ab").length'; }, 'alloc'],
+    ['stringify-long-string', function (n) { return 'JSON.stringify("\\"".repeat(Math.min(' + n + ' * ' + n + ' * 8, 2 ** 29))).length'; }, 'alloc'],
+    ['stringify-string-growth', function (n) { return 'var s = "\\""; for (var i = 0; i < ' + Math.min(n, 40) + '; i++) s = JSON.stringify(s); s.length'; }, 'slow'],
     ['array-of-strings-split', function (n) { return '"x".repeat(' + n + ' * 10).split("").length'; }, 'alloc'],
 ];
 
@@ -193,15 +204,17 @@ self.f = function f() { return f; };
 self.F = function F() { return F; };
 var results = { ok: 0, RangeError: 0, SyntaxError: 0, other: 0 };
 var geval = (0, eval);
-function runCase(name, src, sloppy) {
+function runCase(name, make, n, wrap) {
     if (filter && name.indexOf(filter) < 0) return;
     var outcome;
     try {
-        var v = geval(sloppy ? src : src);
+        // Run-time cases in a function of their own: their variables die with it.
+        var src = make(n);
+        geval(wrap ? '(function () {\n' + src + '\n})()' : src);
         outcome = 'ok';
     } catch (e) {
         outcome = e && (e.name === 'RangeError' || e.name === 'SyntaxError') ? e.name : 'other';
-        if (outcome === 'other' || e.message.indexOf('Maximum call stack') < 0 && outcome === 'RangeError' && !/length|memory|too (long|large|many)|heap|Invalid/i.test(e.message))
+        if (outcome === 'other' || e.message.indexOf('Maximum call stack') < 0 && outcome === 'RangeError' && !/length|memory|too (long|large|many|deep)|heap|Invalid|nested/i.test(e.message))
             console.log('  ' + name + ': ' + (e && e.name) + ': ' + (e && e.message));
     }
     results[outcome]++;
@@ -210,13 +223,16 @@ function runCase(name, src, sloppy) {
 var line = [];
 DEPTHS.forEach(function (n) {
     syntax.forEach(function (c) {
-        if (filter && c[0].indexOf(filter) < 0) return;
-        var o = runCase(c[0] + '@' + n, c[1](n), c[2]);
+        if (filter && c[0].indexOf(filter) < 0 || heapOnly) return;
+        var o = runCase(c[0] + '@' + n, c[1], n, false);
         if (o !== 'ok') line.push(c[0] + '@' + n + '=' + o);
     });
     runtime.forEach(function (c) {
         if (filter && c[0].indexOf(filter) < 0) return;
-        var o = runCase(c[0] + '@' + n, c[1](n));
+        // 'slow' cases (seconds each) run only when named exactly.
+        if (c[2] === 'slow' && filter !== c[0]) return;
+        if (heapOnly && c[2] !== 'alloc') return;
+        var o = runCase(c[0] + '@' + n, c[1], n, true);
         if (o !== 'ok') line.push(c[0] + '@' + n + '=' + o);
     });
 });
