@@ -168,7 +168,7 @@ var runtime = [
     ['promise-then-chain', function (n) { return 'var p = Promise.resolve(0); for (var i = 0; i < ' + n + '; i++) p = p.then(function (x) { return x + 1 }); p'; }],
     ['promise-resolve-nested', function (n) { return 'var p = 0; for (var i = 0; i < ' + Math.min(n, 20000) + '; i++) p = Promise.resolve(p); p'; }],
     ['eval-recursion', function (n) { return 'function f(k) { return k ? eval("f(k - 1)") : 0 } f(' + n + ')'; }],
-    ['indirect-eval-recursion', function (n) { return 'var g = eval; function f(k) { return k ? g("f(" + (k - 1) + ")") : 0 } f(' + n + ')'; }],
+    ['indirect-eval-recursion', function (n) { return 'var g = eval; globalThis.evalRecursion = function (k) { return k ? g("evalRecursion(" + (k - 1) + ")") : 0 }; evalRecursion(' + n + ')'; }],
     ['function-ctor-recursion', function (n) { return 'function f(k) { return k ? Function("f", "k", "return f(k)")(f, k - 1) : 0 } f(' + n + ')'; }],
     ['error-cause-chain-tostring', function (n) { return 'var e = new Error("x"); for (var i = 0; i < ' + n + '; i++) e = new Error("y", { cause: e }); String(e)'; }],
     ['error-stack-recursion', function (n) { return 'function f(k) { return k ? f(k - 1) : new Error("x").stack.length } f(' + Math.min(n, 1000) + ')'; }],
