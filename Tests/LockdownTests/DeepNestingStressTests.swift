@@ -39,7 +39,7 @@ import Testing
             console.log(eval('x => '.repeat(2000) + '0').length);
             """
         let (status, out) = SupervisorCommandTests().jsrun(["-e", script])
-        #expect(status == 0 && out == "10000\n4999\n7\n1\n", out)
+        #expect(status == 0 && out == "10000\n4999\n7\n1\n", "\(out)")
     }
 
     /// Every kind of AST node is either exercised by a case of the stress script or named
