@@ -252,3 +252,42 @@ int sable_wait_child_exit(int pid, int timeout_ms) {
 void sable_probe_flush_instruction_cache(void *start, unsigned long length) {
     __builtin___clear_cache((char *)start, (char *)start + length);
 }
+
+static void (*crash_describe)(int) = NULL;
+
+static void on_crash(int sig, siginfo_t *info, void *context) {
+    (void)context;
+    static volatile sig_atomic_t reporting = 0;
+    if (reporting) return; // a fault while describing: die by it
+    reporting = 1;
+    const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGILL ? "SIGILL"
+                     : sig == SIGFPE ? "SIGFPE" : sig == SIGTRAP ? "SIGTRAP" : "signal";
+    const char *head = "jsrun worker: fatal ";
+    (void)!write(2, head, strlen(head));
+    (void)!write(2, name, strlen(name));
+    if (crash_describe != NULL) crash_describe(sig);
+    (void)!write(2, "\n", 1);
+    // Sent (kill), not a fault: returning would not repeat it; die by it now (the
+    // handler is back to the default action).
+    if (info != NULL && info->si_code <= 0) syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), sig);
+}
+
+int sable_crash_reporter_install(void (*describe)(int signal)) {
+    static char alternate[256 * 1024];
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_sp = alternate;
+    ss.ss_size = sizeof alternate;
+    if (sigaltstack(&ss, NULL) != 0) return -errno;
+    crash_describe = describe;
+    const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_sigaction = on_crash;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(signals[i], &action, NULL) != 0) return -errno;
+    }
+    return 0;
+}

@@ -68,6 +68,8 @@ public enum JSRun {
         // Before any pipe, socket or file is opened (nothing to report with if this fails).
         guard StandardDescriptors.ensureOpen() else { return 71 }
         if let status = WorkerMain.runIfRequested(arguments) { return status }
+        // --no-lockdown runs scripts on this thread: the same stack as a worker's.
+        StackGuard.reserveMainThreadStack()
         var args = Array(arguments.dropFirst())
         var lockdown = LockdownSettings()
         var check = false

@@ -27,12 +27,17 @@ public enum WorkerMain {
         // Die with the supervisor; it may already be gone (then the pid differs).
         _ = sable_set_parent_death_signal(SIGKILL)
         if getppid() != supervisor { return 71 }
+        // Room for deep programs before the stack bounds are cached (issue 15).
+        StackGuard.reserveMainThreadStack()
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
         let connection = Connection(fd: WorkerDescriptors.socket)
 
         guard let rt = Execute.makeRuntime() else { return 70 }
         Execute.keepUntilExit(rt)
+        // A crash says what the script was doing (the supervisor reports the signal too).
+        crashRuntime = rt
+        _ = sable_crash_reporter_install(describeCrash)
         // Warm-up: the thread's stack bounds are cached (pthread_getattr_np reads
         // /proc/self/maps), and the first evaluation initializes lazy runtime state.
         _ = try? rt.evaluateScript(SourceFile(name: "[warm-up]", text: ""))
@@ -231,4 +236,15 @@ public enum WorkerMain {
             return String(decoding: s.utf8.prefix(textLimit), as: UTF8.self) + "... [truncated]"
         }
     }
+}
+
+/// The worker's runtime, for the crash reporter (`describeCrash`).
+nonisolated(unsafe) var crashRuntime: Runtime?
+
+/// Called by the fatal-signal handler (on its alternate stack): appends the runtime's
+/// script location and native function to the report line.
+private func describeCrash(_ signal: Int32) {
+    guard let rt = crashRuntime else { return }
+    let text = rt.crashContext()
+    _ = text.withCString { write(2, $0, strlen($0)) }
 }

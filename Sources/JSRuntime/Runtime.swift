@@ -69,6 +69,9 @@ public final class Runtime {
     var jit: JITBackend?
     var jitActive = false
     var jitThreshold: Int32 = 500
+    /// The step budget (`setStepBudget`): armed, and the steps left.
+    var stepBudgetArmed = false
+    var stepsLeft = Int.max
     var jitPendingException = Value.undefined
     /// Where the call stub leaves the frame, registers and entry table of the callee it
     /// pushed (`JITStubs.call`), for the machine code that enters it.
@@ -195,12 +198,14 @@ public final class Runtime {
 
     /// Allocates a flat Latin-1 string of `length` units; the caller fills `latin1`.
     public func allocateLatin1(length: Int) throws(JSException) -> StringCell {
+        if UInt(bitPattern: length) > UInt(StringCell.maxLength) { throw try invalidStringLength() }
         let cell = try allocate(.string, size: StringCell.dataOffset + max(length, 1))
         header(cell).pointee.aux = UInt32(length)
         return StringCell(cell)
     }
 
     public func allocateUTF16(length: Int) throws(JSException) -> StringCell {
+        if UInt(bitPattern: length) > UInt(StringCell.maxLength) { throw try invalidStringLength() }
         let cell = try allocate(.string, size: StringCell.dataOffset + max(length * 2, 1))
         header(cell).pointee.aux = UInt32(length)
         header(cell).pointee.flags = StringFlags.is16Bit
@@ -225,6 +230,13 @@ public final class Runtime {
         } catch {
             throw outOfMemory()
         }
+    }
+
+    /// Every string is allocated here: one longer than `StringCell.maxLength` (whatever
+    /// built it) is a RangeError before any memory is taken (its length would not fit the
+    /// header's 30 bits).
+    @inline(never) func invalidStringLength() throws(JSException) -> JSException {
+        try rangeError("Invalid string length")
     }
 
     /// The error thrown when the heap limit is reached (a preallocated value).

@@ -197,7 +197,7 @@ final class PrivateNameScope {
 
 final class Parser {
     /// The deepest expression tree the parser builds (deeper: RangeError).
-    static let maxTreeDepth: UInt32 = 10_000
+    static let maxTreeDepth: UInt32 = 30_000
     let source: SourceFile
     let lexer: Lexer
     let options: ParseOptions

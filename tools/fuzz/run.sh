@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer parser harness and fuzzes it for a number of seconds.
+# Builds a libFuzzer harness and fuzzes it for a number of seconds.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
-usage: tools/fuzz/run.sh [options] [SECONDS] [-- LIBFUZZER_ARGS...]
+usage: tools/fuzz/run.sh [options] [TARGET] [SECONDS] [-- LIBFUZZER_ARGS...]
 
-Builds tools/fuzz/fuzz-parser (swiftc -sanitize=fuzzer,address, the JSSyntax sources
-plus tools/fuzz/FuzzParser.swift; rebuilt only when a source is newer), seeds
-tools/fuzz/corpus from test262 and the bench scripts if it is empty, and runs libFuzzer
-for SECONDS (default 60) with the dictionary tools/fuzz/js.dict. Crashes are written to
-tools/fuzz/out/ (crash-*, timeout-*, oom-*); the log to tools/fuzz/out/fuzz-*.log.
+TARGET (default parser):
+  parser   the parser (JSSyntax + FuzzParser.swift), sloppy and strict
+  interp   the bytecode compiler plus interpreter (FuzzInterp.swift): source in, a result
+           or a JS error out, with a step budget and a 64 MiB heap
+  json     JSON.parse and JSON.stringify through the runtime (FuzzJSON.swift)
+  regexp   the RegExp compiler and matcher (JSRegExp + FuzzRegExp.swift)
+  ipc      every IPC message decoder, with round trips (EngineIPC + FuzzIPC.swift)
+
+Builds tools/fuzz/fuzz-TARGET (swiftc -sanitize=fuzzer,address; each module the target
+needs is compiled once into tools/fuzz/build/ and rebuilt only when a source is newer),
+seeds tools/fuzz/corpus[-TARGET] if it is empty (parser, interp: test262 and the bench
+scripts; the others: tools/fuzz/seeds/TARGET), and runs libFuzzer for SECONDS (default 60)
+with the target's dictionary. Crashes are written to tools/fuzz/out/TARGET/ (crash-*,
+timeout-*, oom-*); the log to tools/fuzz/out/TARGET/fuzz-*.log.
 
 options:
   --jobs N           run N fuzzing processes in parallel (default 1; the machine is shared)
@@ -27,7 +36,7 @@ options:
   --bench DIR        bench scripts for seeds (default ../shared/bench)
   -h, --help         show this message
 
-reproduce a crash:  SWIFT_BACKTRACE=enable=no tools/fuzz/fuzz-parser tools/fuzz/out/crash-<hash>
+reproduce a crash:  SWIFT_BACKTRACE=enable=no tools/fuzz/fuzz-TARGET tools/fuzz/out/TARGET/crash-<hash>
 USAGE
 }
 
@@ -36,6 +45,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 SECONDS_TO_RUN=60 JOBS=1 MAX_LEN=8192 TIMEOUT=10
 BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1 KEEP_GOING=0
 T262="$ROOT/../shared/test262" BENCH="$ROOT/../shared/bench"
+TARGET=parser
 EXTRA=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -53,6 +63,7 @@ while [ $# -gt 0 ]; do
         --bench) BENCH="$2"; shift ;;
         --) shift; EXTRA=("$@"); break ;;
         [0-9]*) SECONDS_TO_RUN="$1" ;;
+        parser|interp|json|regexp|ipc) TARGET="$1" ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -60,26 +71,85 @@ done
 [ -d "$T262/test" ] || T262=/work/shared/test262
 [ -d "$BENCH/awfy" ] || BENCH=/work/shared/bench
 
-BIN="$HERE/fuzz-parser"
+BIN="$HERE/fuzz-$TARGET"
 CORPUS="$HERE/corpus"
+[ "$TARGET" = parser ] || CORPUS="$HERE/corpus-$TARGET"
 OUT="$HERE/out"
+[ "$TARGET" = parser ] || OUT="$HERE/out/$TARGET"
+DICT="$HERE/js.dict"
+case "$TARGET" in json) DICT="$HERE/json.dict" ;; regexp) DICT="$HERE/regexp.dict" ;; ipc) DICT="" ;; esac
 mkdir -p "$OUT" "$CORPUS"
 
 # --- build ---------------------------------------------------------------------------
-mapfile -t SOURCES < <(find "$ROOT/Sources/JSSyntax" -name '*.swift' | sort)
-SOURCES+=("$HERE/FuzzParser.swift")
+# -O keeps bounds and overflow checks; -g gives symbolized stack traces.
+SWIFTFLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g)
+[ "$INVARIANTS" = 1 ] || SWIFTFLAGS+=(-D FUZZ_NO_INVARIANTS)
+MODDIR="$HERE/build"
+mkdir -p "$MODDIR"
+OBJECTS=()
+# build_module NAME [extra swiftc flags]: Sources/NAME into build/NAME.o and NAME.swiftmodule.
+build_module() {
+    local name="$1"; shift
+    local obj="$MODDIR/$name.o" srcs
+    mapfile -t srcs < <(find "$ROOT/Sources/$name" -name '*.swift' | sort)
+    local stale=$REBUILD
+    [ -f "$obj" ] || stale=1
+    for s in "${srcs[@]}"; do [ "$s" -nt "$obj" ] && stale=1; done
+    # A module is rebuilt when a module it imports was.
+    for dep in "${OBJECTS[@]}"; do [ "$dep" -nt "$obj" ] && stale=1; done
+    if [ "$stale" = 1 ]; then
+        echo "building module $name (${#srcs[@]} sources)..."
+        (cd "$MODDIR" && swiftc "${SWIFTFLAGS[@]}" -wmo -module-name "$name" -I "$MODDIR" \
+            -I "$ROOT/Sources/CSableSupport/include" "$@" \
+            -emit-module -emit-module-path "$MODDIR/$name.swiftmodule" -c "${srcs[@]}" -o "$obj.tmp")
+        mv "$obj.tmp" "$obj"
+    fi
+    OBJECTS+=("$obj")
+}
+build_c() {
+    local name="$1" src="$ROOT/Sources/$1/$2"
+    local obj="$MODDIR/$name.c.o"
+    if [ "$REBUILD" = 1 ] || [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
+        echo "building $name (C)..."
+        clang -fsanitize=fuzzer-no-link,address -O1 -g -I "$ROOT/Sources/$name/include" -c "$src" -o "$obj"
+    fi
+    OBJECTS+=("$obj")
+}
+case "$TARGET" in
+    parser) HARNESS=("$HERE/FuzzParser.swift") ;;
+    interp|json)
+        build_module JSSyntax; build_module JSBytecode; build_module JSBytecompiler; build_module JSRegExp
+        build_c CSableSupport support.c
+        # The modulemap SwiftPM writes for the C target.
+        if [ ! -f "$MODDIR/CSableSupport/module.modulemap" ]; then
+            mkdir -p "$MODDIR/CSableSupport"
+            printf 'module CSableSupport {\n    umbrella header "%s"\n    export *\n}\n' "$ROOT/Sources/CSableSupport/include/CSableSupport.h" > "$MODDIR/CSableSupport/module.modulemap"
+        fi
+        build_module JSRuntime -enforce-exclusivity=unchecked -Xcc -fmodule-map-file="$MODDIR/CSableSupport/module.modulemap"
+        HARNESS=("$HERE/$( [ "$TARGET" = interp ] && echo FuzzInterp || echo FuzzJSON ).swift") ;;
+    regexp) build_module JSSyntax; build_module JSRegExp; HARNESS=("$HERE/FuzzRegExp.swift") ;;
+    ipc) build_module EngineIPC; HARNESS=("$HERE/FuzzIPC.swift") ;;
+esac
 NEEDS_BUILD=$REBUILD
 if [ ! -x "$BIN" ]; then NEEDS_BUILD=1; fi
-for s in "${SOURCES[@]}"; do [ "$s" -nt "$BIN" ] && NEEDS_BUILD=1; done
+for s in "${HARNESS[@]}" "${OBJECTS[@]}"; do [ "$s" -nt "$BIN" ] && NEEDS_BUILD=1; done
+if [ "$TARGET" = parser ]; then
+    mapfile -t SOURCES < <(find "$ROOT/Sources/JSSyntax" -name '*.swift' | sort)
+    for s in "${SOURCES[@]}"; do [ "$s" -nt "$BIN" ] && NEEDS_BUILD=1; done
+fi
 if [ "$NEEDS_BUILD" = 1 ]; then
-    FLAGS=()
-    [ "$INVARIANTS" = 1 ] || FLAGS+=(-D FUZZ_NO_INVARIANTS)
-    echo "building $BIN (${#SOURCES[@]} sources)..."
+    echo "building $BIN..."
     BUILD_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-build.XXXXXX")"
     trap 'rm -rf "$BUILD_DIR"' EXIT
-    # -O keeps bounds and overflow checks; -g gives symbolized stack traces.
-    (cd "$BUILD_DIR" && swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
-        -module-name JSSyntax "${FLAGS[@]}" "${SOURCES[@]}" -o "$BIN.tmp")
+    if [ "$TARGET" = parser ]; then
+        (cd "$BUILD_DIR" && swiftc "${SWIFTFLAGS[@]}" -use-ld=lld -module-name JSSyntax \
+            "${SOURCES[@]}" "${HARNESS[@]}" -o "$BIN.tmp")
+    else
+        MAPS=()
+        [ -f "$MODDIR/CSableSupport/module.modulemap" ] && MAPS=(-Xcc -fmodule-map-file="$MODDIR/CSableSupport/module.modulemap")
+        (cd "$BUILD_DIR" && swiftc "${SWIFTFLAGS[@]}" -use-ld=lld -module-name "Fuzz$TARGET" -I "$MODDIR" \
+            "${MAPS[@]}" "${HARNESS[@]}" "${OBJECTS[@]}" -o "$BIN.tmp")
+    fi
     mv "$BIN.tmp" "$BIN"
 fi
 [ "$BUILD_ONLY" = 1 ] && { echo "built $BIN"; exit 0; }
@@ -87,14 +157,20 @@ fi
 # --- corpus --------------------------------------------------------------------------
 if [ "$RESEED" = 1 ]; then find "$CORPUS" -mindepth 1 -delete; fi
 if [ -z "$(find "$CORPUS" -mindepth 1 -print -quit)" ]; then
-    echo "seeding $CORPUS from $T262/test and $BENCH..."
-    # One tar pipe instead of 30,000 cp processes; paths flattened to t262__dir__file.js.
-    (cd "$T262/test" && find . -name '*.js' ! -name '*_FIXTURE*' -print0 | tar --null -T - -cf -) \
-        | tar -C "$CORPUS" -xf - --transform 's,^\./,,' --transform 's,^,t262__,' --transform 's,/,__,g'
-    for f in "$BENCH"/*/*.js; do
-        d="$(basename "$(dirname "$f")")"
-        cp "$f" "$CORPUS/bench__${d}__$(basename "$f")"
-    done
+    if [ "$TARGET" = parser ] || [ "$TARGET" = interp ]; then
+        echo "seeding $CORPUS from $T262/test and $BENCH..."
+        # One tar pipe instead of 30,000 cp processes; paths flattened to t262__dir__file.js.
+        (cd "$T262/test" && find . -name '*.js' ! -name '*_FIXTURE*' -print0 | tar --null -T - -cf -) \
+            | tar -C "$CORPUS" -xf - --transform 's,^\./,,' --transform 's,^,t262__,' --transform 's,/,__,g'
+        for f in "$BENCH"/*/*.js; do
+            d="$(basename "$(dirname "$f")")"
+            cp "$f" "$CORPUS/bench__${d}__$(basename "$f")"
+        done
+        [ -d "$HERE/seeds/$TARGET" ] && cp "$HERE/seeds/$TARGET"/* "$CORPUS/"
+    else
+        echo "seeding $CORPUS from $HERE/seeds/$TARGET..."
+        cp "$HERE/seeds/$TARGET"/* "$CORPUS/"
+    fi
     echo "seeded $(find "$CORPUS" -type f | wc -l) files"
 fi
 
@@ -103,7 +179,7 @@ fi
 ulimit -s 1048576 2>/dev/null || ulimit -s unlimited 2>/dev/null || true
 
 if [ "$MINIMIZE" = 1 ]; then
-    NEW="$HERE/corpus.min"
+    NEW="$CORPUS.min"
     rm -rf "$NEW"; mkdir -p "$NEW"
     "$BIN" -merge=1 -max_len="$MAX_LEN" -timeout="$TIMEOUT" "$NEW" "$CORPUS" 2>&1 | tail -n 3
     rm -rf "$CORPUS"; mv "$NEW" "$CORPUS"
@@ -120,7 +196,11 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && SYM="$(dirname "$(command -v swiftc)")/
 fi
 LOG="$OUT/fuzz-$(date +%Y%m%d-%H%M%S).log"
 ARGS=(-max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout="$TIMEOUT"
-      -dict="$HERE/js.dict" -artifact_prefix="$OUT/" -print_final_stats=1)
+      -artifact_prefix="$OUT/" -print_final_stats=1)
+[ -n "$DICT" ] && ARGS+=(-dict="$DICT")
+# The runtime's collector scans the native stack conservatively; ASan's leak check at exit
+# only reports the runtime's deliberately leaked state.
+ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"; export ASAN_OPTIONS
 if [ "$KEEP_GOING" = 1 ]; then
     ARGS+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 elif [ "$JOBS" -gt 1 ]; then

@@ -46,6 +46,13 @@ int sable_capabilities_cleared(void);
 /// Idempotent: later calls return the same descriptor.
 int sable_signal_pipe_install(const int *signals, int count);
 
+/// Installs handlers for the crash signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP) on an
+/// alternate stack (a crash by stack overflow still reports): the handler writes
+/// "jsrun worker: fatal SIGNAME" and what `describe` adds to descriptor 2, then returns with
+/// the default action restored (SA_RESETHAND), so the faulting instruction faults again and
+/// the process dies by the same signal as before. Call before lockdown. 0 or -errno.
+int sable_crash_reporter_install(void (*describe)(int signal));
+
 /// Worker side of a fork without exec, right after fork(): moves `socket_fd` to
 /// descriptor 3 and `report_fd` to 4 (both must be above 4), opens /dev/null as
 /// stdin, closes every other descriptor above 2, resets every caught signal (and

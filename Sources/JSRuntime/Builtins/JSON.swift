@@ -317,19 +317,27 @@ extension Runtime {
         func quote(_ v: Value) throws(JSException) {
             let s = try rt.flatten(v)
             let n = s.length
+            // The result cannot be shorter than the quoted string: past the longest string, stop now.
+            if out.count + n + 2 > StringCell.maxLength { throw try rt.rangeError("Invalid string length") }
             // Escapes at most sextuple a string: count the room first.
             if n > 4096 {
                 out.reserveCapacity(out.count + n + 2)
                 try accountOutput()
             }
             out.append(0x22)
+            // Escapes may sextuple the string: near the longest string, check as it grows.
+            let risky = out.count + 6 * n + 2 > StringCell.maxLength
             if !s.is16Bit {
                 let p = s.latin1
-                for k in 0..<n { escapeUnit(UInt16(p[k])) }
+                for k in 0..<n {
+                    if risky && k & 0xFFFF == 0 && out.count > StringCell.maxLength { throw try rt.rangeError("Invalid string length") }
+                    escapeUnit(UInt16(p[k]))
+                }
             } else {
                 let p = s.utf16
                 var k = 0
                 while k < n {
+                    if risky && k & 0xFFFF < 2 && out.count > StringCell.maxLength { throw try rt.rangeError("Invalid string length") }
                     let u = p[k]
                     if u >= 0xD800 && u <= 0xDFFF {
                         if u <= 0xDBFF && k + 1 < n && p[k + 1] >= 0xDC00 && p[k + 1] <= 0xDFFF {
@@ -343,6 +351,7 @@ extension Runtime {
                 }
             }
             out.append(0x22)
+            if n > 4096 { try accountOutput() }
         }
 
         @inline(__always) func escapeUnit(_ u: UInt16) {

@@ -179,7 +179,7 @@ struct Frame {
 
 extension Runtime {
     static let registerFileSize = 1 << 20
-    static let maxNativeDepth = 200
+    static let maxNativeDepth = 10_000
 
     // MARK: - Entry points
 

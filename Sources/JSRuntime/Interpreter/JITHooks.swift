@@ -291,7 +291,7 @@ extension Runtime {
         jit = backend
         jitCallCell[3] = stackLimit &+ Runtime.jitStackMargin
         jitThreshold = mode == .eager ? 0 : mode == .warm ? 2 : threshold
-        jitActive = backend != nil && mode != .off
+        jitActive = (backend != nil && mode != .off) || stepBudgetArmed
     }
 
     public var jitStatistics: JITStatistics {
@@ -371,8 +371,31 @@ extension Runtime {
             tierUp(data)
             return data.jitEntry
         }
-        guard let entry else { return pc }
+        guard let entry else {
+            if stepBudgetArmed { try spendStep() }
+            return pc
+        }
         return try runJIT(entry, fp, pc)
+    }
+
+    /// Arms a step budget (nil: none): every loop back edge and interpreter entry the
+    /// interpreter takes spends a step; when none is left each one throws `RangeError:
+    /// step budget exhausted` (a catch cannot resume a loop: its next back edge throws
+    /// again), so every script ends (an embedding's watchdog: the
+    /// fuzzers run each input with one). Counted where the JIT counts hotness, so an
+    /// unarmed runtime pays nothing more; compiled code does not count.
+    public func setStepBudget(_ steps: Int?) {
+        stepsLeft = steps ?? .max
+        stepBudgetArmed = steps != nil
+        if stepBudgetArmed { jitActive = true }
+    }
+
+    @inline(never) func spendStep() throws(JSException) {
+        stepsLeft &-= 1
+        if stepsLeft < 0 {
+            stepsLeft = 0
+            throw try rangeError("step budget exhausted")
+        }
     }
 
     /// The interpreter's state for the top frame after machine code ran (`pc` in it): calls
