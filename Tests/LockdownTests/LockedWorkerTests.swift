@@ -99,7 +99,8 @@ func makeWorker(_ configure: (inout LockedWorker.Options) -> Void = { _ in }) th
 
 @Suite struct SupervisorCommandTests {
     /// Runs jsrun with `args`; returns (status, stdout + stderr).
-    func jsrun(_ args: [String]) -> (Int32, String) {
+    func jsrun(_ args: [String], executable: String = jsrunPath) -> (Int32, String) {
+        let jsrunPath = executable
         var fds: [Int32] = [0, 0]
         pipe(&fds)
         var actions = posix_spawn_file_actions_t()
