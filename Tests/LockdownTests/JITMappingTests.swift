@@ -100,14 +100,7 @@ import JSRunCLI
             out.push(depth(30000));
             out.join(' ')
             """
-        var results: [String?] = []
-        for mode in [JITMode.off, .on, .eager, .warm] {
-            let w = try makeWorker { $0.jitMode = mode }
-            defer { w.close() }
-            results.append(try w.evaluate(program).value)
-        }
-        #expect(results[0] != nil)
-        #expect(results.allSatisfy { $0 == results[0] }, "\(results)")
+        try expectTheSameInEveryJITMode(program)
     }
 
     /// Calls compiled for the callee their loading cache held (`JITKnownCallee`) and global
@@ -145,6 +138,11 @@ import JSRunCLI
             delete globalThis.extra; out.push(readH());
             out.join(' ')
             """
+        try expectTheSameInEveryJITMode(program)
+    }
+
+    /// Runs `program` with the JIT off, on, eager and warm: the values must be the same.
+    func expectTheSameInEveryJITMode(_ program: String) throws {
         var results: [String?] = []
         for mode in [JITMode.off, .on, .eager, .warm] {
             let w = try makeWorker { $0.jitMode = mode }
