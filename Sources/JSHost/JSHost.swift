@@ -141,18 +141,8 @@ public final class JSHost {
         try rt.method(n, "urlSet", 3) { rt, _, args, _ throws(JSException) in
             guard var url = WebURL(try rt.flatten(args[0]).swiftString) else { return args[0] }
             let value = try rt.flatten(try rt.toString(args[2])).swiftString
-            switch try rt.flatten(args[1]).swiftString {
-            case "href": guard let u = WebURL(value) else { throw try rt.typeError("Invalid URL: \(value)") }; url = u
-            case "protocol": url.setProtocol(value)
-            case "username": url.setUsername(value)
-            case "password": url.setPassword(value)
-            case "host": url.setHost(value)
-            case "hostname": url.setHostname(value)
-            case "port": url.setPort(value)
-            case "pathname": url.setPathname(value)
-            case "search": url.setSearch(value)
-            case "hash": url.setHash(value)
-            default: break
+            guard url.set(try rt.flatten(args[1]).swiftString, to: value) else {
+                throw try rt.typeError("Invalid URL: \(value)")
             }
             return try rt.makeString(url.href)
         }

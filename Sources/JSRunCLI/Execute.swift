@@ -49,11 +49,12 @@ enum Execute {
 
     /// The host APIs of each runtime jsrun made (one per process, the REPL's included).
     nonisolated(unsafe) static var hosts: [JSHost] = []
+    static func host(of rt: Runtime) -> JSHost? { hosts.first { $0.runtime === rt } }
 
     /// After a script or module: the microtasks, then the timers until none is left
     /// (node's event loop). A promise rejected with no handler ends it with status 1.
     static func runEventLoop(_ rt: Runtime, waiting: Bool = true) throws(JSException) -> Int32 {
-        guard let host = hosts.first(where: { $0.runtime === rt }) else {
+        guard let host = host(of: rt) else {
             try rt.runJobs()
             return 0
         }

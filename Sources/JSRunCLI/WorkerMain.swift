@@ -193,7 +193,7 @@ public enum WorkerMain {
             // Promise reactions and timers run before the result goes back, as in jsrun; a
             // promise rejected with no handler is the request's exception.
             var rejection: String?
-            if let host = Execute.hosts.first(where: { $0.runtime === rt }) {
+            if let host = Execute.host(of: rt) {
                 _ = try host.runEventLoop { reason in rejection = "Uncaught (in promise) " + Execute.describe(rt, reason) }
             } else {
                 try rt.runJobs()

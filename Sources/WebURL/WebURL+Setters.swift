@@ -3,6 +3,28 @@
 // (`host = "example.com:65536"` sets the host, not the port).
 
 extension WebURL {
+    /// The setter of the URL interface's attribute `attribute` (`href`, `protocol`,
+    /// `username`, `password`, `host`, `hostname`, `port`, `pathname`, `search`, `hash`).
+    /// False when `href` is given a value that does not parse (a TypeError) or the name is
+    /// none of those; the URL is then unchanged.
+    @discardableResult
+    public mutating func set(_ attribute: String, to value: String) -> Bool {
+        switch attribute {
+        case "href": return setHref(value)
+        case "protocol": setProtocol(value)
+        case "username": setUsername(value)
+        case "password": setPassword(value)
+        case "host": setHost(value)
+        case "hostname": setHostname(value)
+        case "port": setPort(value)
+        case "pathname": setPathname(value)
+        case "search": setSearch(value)
+        case "hash": setHash(value)
+        default: return false
+        }
+        return true
+    }
+
     /// `href` setter: false (TypeError) when the value does not parse.
     @discardableResult
     public mutating func setHref(_ value: String) -> Bool {
