@@ -22,7 +22,7 @@ public final class JSHost {
     /// The prelude's exports (`runTimer`), once loaded (a handle keeps them alive).
     var exports: JSObject?
     let handles: HandleTable
-    let origin = JSHost.monotonicMilliseconds()
+    let origin = JSHost.milliseconds()
     /// The names the prelude defines on the global object.
     static let globals = ["setTimeout", "setInterval", "clearTimeout", "clearInterval", "queueMicrotask",
                           "structuredClone", "atob", "btoa", "TextEncoder", "TextDecoder", "URL",
@@ -100,9 +100,11 @@ public final class JSHost {
         return !any
     }
 
-    static func monotonicMilliseconds() -> Double {
+    /// A clock's time in milliseconds (CLOCK_MONOTONIC for `performance.now()`, CLOCK_REALTIME
+    /// for its `timeOrigin`).
+    static func milliseconds(_ clock: clockid_t = CLOCK_MONOTONIC) -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(clock, &ts)
         return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
     }
 
@@ -113,8 +115,8 @@ public final class JSHost {
         rt.heap.pushRoot(Value(cell: n.cell))
         defer { rt.heap.popRoots(1) }
         let origin = self.origin
-        try rt.method(n, "now", 0) { _, _, _, _ in Value(JSHost.monotonicMilliseconds() - origin) }
-        try rt.method(n, "timeOrigin", 0) { _, _, _, _ in Value(JSHost.wallMilliseconds() - (JSHost.monotonicMilliseconds() - origin)) }
+        try rt.method(n, "now", 0) { _, _, _, _ in Value(JSHost.milliseconds() - origin) }
+        try rt.method(n, "timeOrigin", 0) { _, _, _, _ in Value(JSHost.milliseconds(CLOCK_REALTIME) - (JSHost.milliseconds() - origin)) }
         try rt.method(n, "enqueueMicrotask", 1) { rt, _, args, _ throws(JSException) in
             try rt.enqueueMicrotask(args[0])
             return .undefined
@@ -174,9 +176,4 @@ public final class JSHost {
         return n
     }
 
-    static func wallMilliseconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
-    }
 }
