@@ -67,3 +67,11 @@ void sable_sleep_nanoseconds(uint64_t nanoseconds) {
         syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &timeout, NULL, 0);
     }
 }
+
+int sable_release_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -21,6 +21,9 @@ void sable_flush_instruction_cache(void *start, unsigned long length);
 /// buffers are always mmap'd and their pages leave the process when freed. Returns
 /// mallopt's result (1 on success); 0 where there is no glibc.
 int sable_fix_mmap_threshold(size_t bytes);
+/// Gives the free pages of malloc's heap back to the system (glibc: malloc_trim(0), which
+/// also releases whole free pages inside the heap); returns 1 when memory was released.
+int sable_release_free_memory(void);
 
 /// prctl(PR_GET_SECCOMP): 0 none, 1 strict, 2 filter (the JIT runs only under 2); -1 error.
 /// (prctl is variadic: Swift cannot call it.)
