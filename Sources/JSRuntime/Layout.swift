@@ -28,22 +28,29 @@ public enum ObjectLayout {
     /// Out-of-line named slots (`UnsafeMutablePointer<Value>?`) and their capacity (UInt32).
     public static let outOfLineSlots = 16
     public static let outOfLineCapacity = 24
+    /// Arrays: `length` (UInt32), in the half word after the out-of-line capacity.
+    public static let arrayLength = 28
     /// Dense elements (`UnsafeMutablePointer<Value>?`; holes are `Value.empty`), how many
     /// are stored (UInt32) and the capacity (UInt32).
     public static let elements = 32
     public static let elementsLength = 40
     public static let elementsCapacity = 44
-    /// Three kind-specific words (`JSObject.word(0...2)`).
-    public static let kindWords = 48
     /// Inline named slots (`Value`s), as many as the header's `aux` says.
-    public static let inlineSlots = 72
+    public static let inlineSlots = 48
 
-    /// Arrays: `length` (UInt32 in kind word 0).
-    public static let arrayLength = kindWords
-    /// Bytecode functions: CodeData (unretained), environment, home object.
-    public static let functionCode = kindWords
-    public static let functionEnvironment = kindWords + 8
-    public static let functionHome = kindWords + 16
+    /// The kind-specific words (`JSObject.word(0...2)`) follow the inline slots, at
+    /// `inlineSlots + 8 * aux`: three for every object kind but ordinary objects, which
+    /// have none, so that a plain object is 48 bytes before its first slot (it was 72 with
+    /// the words in front: a quarter of acorn's or splay's heap).
+    @inline(__always) public static func kindWordCount(_ kind: CellKind) -> Int { kind == .object ? 0 : 3 }
+
+    /// Bytecode functions are allocated with exactly this many inline slots (length, name,
+    /// prototype and one more), so their words are at fixed offsets: CodeData (unretained),
+    /// environment, home object.
+    public static let functionInlineSlots = 4
+    public static let functionCode = inlineSlots + functionInlineSlots * 8
+    public static let functionEnvironment = functionCode + 8
+    public static let functionHome = functionCode + 16
 }
 
 /// Offsets in a shape cell.

@@ -22,6 +22,27 @@ import JSSyntax
         #expect(o.elements?[1].asInt32 == 2)
     }
 
+    @Test func kindWordsFollowTheInlineSlots() throws {
+        let rt = Runtime()
+        try rt.initializeRealm()
+        // A bytecode function's words are where machine code reads them.
+        let f = JSObject(try rt.evaluateScript(SourceFile(name: "layout.js", text: "(function f(a, b) { return a })")))
+        #expect(f.kind == .function && f.inlineCapacity == ObjectLayout.functionInlineSlots)
+        #expect(f.cell.load(fromByteOffset: ObjectLayout.functionCode, as: UInt64.self) == f.word(0))
+        #expect(f.cell.load(fromByteOffset: ObjectLayout.functionEnvironment, as: UInt64.self) == f.word(1))
+        #expect(f.cell.load(fromByteOffset: ObjectLayout.functionHome, as: UInt64.self) == f.word(2))
+        #expect(f.functionWord(0) == f.word(0) && f.word(0) != 0)
+        // An ordinary object has no kind words: its first slot follows the elements' words.
+        let o = JSObject(try rt.evaluateScript(SourceFile(name: "layout.js", text: "({a: 1, b: 2})")))
+        #expect(o.kind == .object && ObjectLayout.kindWordCount(.object) == 0)
+        #expect(o.cell.load(fromByteOffset: ObjectLayout.inlineSlots, as: Value.self).asInt32 == 1)
+        #expect(o.cell.load(fromByteOffset: ObjectLayout.inlineSlots + 8, as: Value.self).asInt32 == 2)
+        // A kind with words keeps them after however many inline slots it has.
+        let d = JSObject(try rt.evaluateScript(SourceFile(name: "layout.js", text: "var d = new Date(0); d.x = 1; d")))
+        #expect(d.kind == .date)
+        #expect(d.cell.load(fromByteOffset: ObjectLayout.inlineSlots + d.inlineCapacity * 8 + 8, as: UInt64.self) == d.word(1))
+    }
+
     @Test func frameLayoutIsTheFrameStruct() {
         #expect(FrameLayout.size == MemoryLayout<Frame>.stride)
         #expect(FrameLayout.pc < FrameLayout.size && FrameLayout.base < FrameLayout.size)

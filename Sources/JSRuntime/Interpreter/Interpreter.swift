@@ -446,13 +446,13 @@ extension Runtime {
 
     /// The function's CodeData unretained (`_withUnsafeGuaranteedRef` reads it without ARC).
     @inline(__always) func functionCodeDataRef(_ o: JSObject) -> Unmanaged<CodeData> {
-        Unmanaged<CodeData>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(o.word(0)))!)
+        Unmanaged<CodeData>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(o.functionWord(0)))!)
     }
 
     func functionCodeData(_ o: JSObject) -> CodeData {
         // Word 0 holds the function's CodeData (unretained; owned by `allCodeData`, kept
         // there while the function lives: `traceKindSpecific` marks it).
-        let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0)))!
+        let raw = UnsafeRawPointer(bitPattern: UInt(o.functionWord(0)))!
         return Unmanaged<CodeData>.fromOpaque(raw).takeUnretainedValue()
     }
 
@@ -490,7 +490,7 @@ extension Runtime {
         // Functions are born with their final shape: length, name (and prototype) in
         // slots 0, 1 (and 2), so no property definitions run per closure.
         let fullShape = try closureShape(shape, withPrototype: hasPrototype)
-        let f = try allocateObject(.function, shape: fullShape)
+        let f = try allocateObject(.function, shape: fullShape, inlineSlots: ObjectLayout.functionInlineSlots)
         // Unretained: `allCodeData` keeps the CodeData while a function refers to it.
         f.setWord(0, UInt64(UInt(bitPattern: Unmanaged.passUnretained(data).toOpaque())))
         f.setWord(1, UInt64(UInt(bitPattern: env)))

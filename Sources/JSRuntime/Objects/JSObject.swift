@@ -3,10 +3,11 @@
 // Layout (all object kinds):
 //    0 header (aux = inline slot capacity; flags: ObjectFlags)
 //    8 shape
-//   16 out-of-line slots (malloc'd Values) | 24 their capacity (UInt32)
+//   16 out-of-line slots (malloc'd Values) | 24 their capacity (UInt32) | 28 array length (UInt32)
 //   32 elements (malloc'd Values, dense, `.empty` = hole) | 40 used length (UInt32) | 44 capacity (UInt32)
-//   48, 56, 64  three kind-specific words (array length, function code/environment, ...)
-//   72 inline slots
+//   48 inline slots (aux of them)
+//   then three kind-specific words (function code/environment/home, ...), except in
+//   ordinary objects (`ObjectLayout.kindWordCount`), then inline elements if any
 //
 // Named property slot i lives inline if i < inline capacity, else out of line at
 // i - capacity. Array-index keys live in the elements when dense enough, else as named
@@ -90,15 +91,27 @@ public struct JSObject {
         get { Int(cell.load(fromByteOffset: ObjectLayout.elementsCapacity, as: UInt32.self)) }
         nonmutating set { cell.storeBytes(of: UInt32(newValue), toByteOffset: ObjectLayout.elementsCapacity, as: UInt32.self) }
     }
-    @inline(__always) public func word(_ i: Int) -> UInt64 { cell.load(fromByteOffset: ObjectLayout.kindWords + i * 8, as: UInt64.self) }
-    @inline(__always) public func setWord(_ i: Int, _ v: UInt64) { cell.storeBytes(of: v, toByteOffset: ObjectLayout.kindWords + i * 8, as: UInt64.self) }
+    /// Kind-specific word `i` (0...2; ordinary objects have none), after the inline slots.
+    @inline(__always) public func word(_ i: Int) -> UInt64 {
+        assert(i < ObjectLayout.kindWordCount(kind), "an ordinary object has no kind words")
+        return cell.load(fromByteOffset: ObjectLayout.inlineSlots + (inlineCapacity + i) * 8, as: UInt64.self)
+    }
+    @inline(__always) public func setWord(_ i: Int, _ v: UInt64) {
+        assert(i < ObjectLayout.kindWordCount(kind), "an ordinary object has no kind words")
+        cell.storeBytes(of: v, toByteOffset: ObjectLayout.inlineSlots + (inlineCapacity + i) * 8, as: UInt64.self)
+    }
+    /// Word `i` of a bytecode function (kind `.function`), at its fixed offset.
+    @inline(__always) public func functionWord(_ i: Int) -> UInt64 {
+        assert(kind == .function && inlineCapacity == ObjectLayout.functionInlineSlots)
+        return cell.load(fromByteOffset: ObjectLayout.functionCode + i * 8, as: UInt64.self)
+    }
     @inline(__always) public func extraValue(_ i: Int) -> Value { Value(bits: word(i)) }
     @inline(__always) public func setExtraValue(_ i: Int, _ v: Value) { setWord(i, v.bits) }
 
     /// Array `length` (arrays only).
     @inline(__always) public var arrayLength: UInt32 {
-        get { UInt32(truncatingIfNeeded: word(0)) }
-        nonmutating set { setWord(0, UInt64(newValue)) }
+        get { cell.load(fromByteOffset: ObjectLayout.arrayLength, as: UInt32.self) }
+        nonmutating set { cell.storeBytes(of: newValue, toByteOffset: ObjectLayout.arrayLength, as: UInt32.self) }
     }
 
     @inline(__always) public var prototype: Value { ShapeCell(shape).prototype }
@@ -201,14 +214,16 @@ extension Runtime {
                                inlineElements: Int = 0) throws(JSException) -> JSObject {
         heap.pushRoot(Value(cell: shape))
         defer { heap.popRoots(1) }
-        let cell = try allocate(kind, size: JSObject.inlineSlotsOffset + (inlineSlots + inlineElements) * 8)
+        precondition(kind != .function || inlineSlots == ObjectLayout.functionInlineSlots)
+        let words = ObjectLayout.kindWordCount(kind)
+        let cell = try allocate(kind, size: JSObject.inlineSlotsOffset + (inlineSlots + words + inlineElements) * 8)
         header(cell).pointee.aux = UInt32(inlineSlots)
         let o = JSObject(cell)
         o.shape = shape
         for i in 0..<inlineSlots { o.setSlot(i, .undefined) }
         if inlineElements > 0 {
             // Zeroed memory: every element is a hole (`Value.empty`).
-            o.elements = (cell + JSObject.inlineSlotsOffset).assumingMemoryBound(to: Value.self) + inlineSlots
+            o.elements = (cell + JSObject.inlineSlotsOffset).assumingMemoryBound(to: Value.self) + inlineSlots + words
             o.elementsCapacity = inlineElements
             o.flags |= ObjectFlags.inlineElements
         }
