@@ -12,8 +12,11 @@
 # locked worker (libc's ifunc variants, which valgrind replaces). Order: functions both
 # processes run, then the worker's, then the supervisor's; functions that live in a large
 # unsplittable `.text` of a static archive (the Swift standard library's Swift.o) go last,
-# so they do not pull that blob into the middle of the dense part. A stale list only costs
-# memory, never correctness: symbols it names that no longer exist are ignored.
+# so they do not pull that blob into the middle of the dense part. Then
+# tools/startup-order-refine.py adds what the locked worker still faults in. The ordering
+# works per function because every Swift module is compiled with -function-sections
+# (Package.swift); functions without a symbol are grouped by Sources/jsrun/startup.ld. A
+# stale list only costs memory, never correctness: names that no longer exist are ignored.
 set -eu
 cd "$(dirname "$0")/.."
 JSRUN=${1:-.build/release/jsrun}
@@ -109,3 +112,8 @@ order = [f for f in order if f not in blob] + [f for f in order if f in blob]
 open(out, 'w').write('\n'.join(order) + '\n')
 print(f'{out}: {len(order)} functions ({len(parent)} in the supervisor, {len(worker)} in the worker)')
 EOF
+# Second pass: what the real, locked worker faults in that the traces missed (relinks and
+# measures until nothing new shows up; see the script).
+if command -v perf >/dev/null && [ "$JSRUN" = .build/release/jsrun ]; then
+    python3 tools/startup-order-refine.py
+fi
