@@ -277,13 +277,18 @@ extension Runtime {
     /// Whether the shape has `k`, by its key table or else up its transition chain
     /// (`ShapeCell.lookup` without building a table).
     func shapeHasKey(_ shape: UnsafeMutableRawPointer, _ k: PropertyKey) -> Bool {
-        // The shape cell keeps its info, and each info its parent, alive.
-        unowned(unsafe) var info = ShapeCell(shape).info
+        // The shape cell keeps its info, and each info its parent, alive: no reference
+        // counting on the way up (it was a retain and a release per step).
+        var ref = Unmanaged<ShapeInfo>.fromOpaque(shape.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self))
         while true {
-            if let t = info.table { return t[k] != nil }
-            if info.key == k { return true }
-            guard let parent = info.parent else { return false }
-            info = parent
+            let step: Int = ref._withUnsafeGuaranteedRef { info in
+                if let t = info.tableRef { return t._withUnsafeGuaranteedRef { $0[k] != nil } ? 1 : 0 }
+                if info.key == k { return 1 }
+                guard let parent = info.parentRef else { return 0 }
+                ref = parent
+                return 2
+            }
+            if step != 2 { return step == 1 }
         }
     }
 

@@ -48,7 +48,15 @@ extension Runtime {
 }
 
 final class ShapeInfo {
-    var parent: ShapeInfo?
+    var parent: ShapeInfo? {
+        didSet { parentRef = parent.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `parent`, unretained, for walks up the chain without reference counting (each info
+    /// keeps its parent alive).
+    private(set) var parentRef: Unmanaged<ShapeInfo>?
+    /// The root of the transition chain (nil in a root), unretained (kept by the chain), so
+    /// that adding a property does not walk the chain to record the expected slot count.
+    var rootRef: Unmanaged<ShapeInfo>?
     /// The key this shape's transition added (nil for a root shape).
     var key: PropertyKey?
     var attributes: PropertyAttributes = []
@@ -224,6 +232,7 @@ extension Runtime {
         }
         let child = ShapeInfo()
         child.parent = info
+        child.rootRef = info.rootRef ?? Unmanaged.passUnretained(info)
         child.key = key
         child.attributes = attributes
         child.slot = shape.slotCount
@@ -236,9 +245,9 @@ extension Runtime {
         info.setTransition(tk, cell)
         // The parent may have built its key table since it was counted.
         if info.table != nil && info.accountedBytes != info.estimatedBytes { accountShapeInfo(info) }
-        var root = info
-        while let p = root.parent { root = p }
-        root.expectedSlots = max(root.expectedSlots, min(shape.slotCount + 1, Runtime.maxExpectedInlineSlots))
+        child.rootRef!._withUnsafeGuaranteedRef { root in
+            root.expectedSlots = max(root.expectedSlots, min(shape.slotCount + 1, Runtime.maxExpectedInlineSlots))
+        }
         return cell
     }
 
