@@ -7,10 +7,10 @@ each 64 KiB window (the kernel maps the rest of the window with it: "fault-aroun
 functions the real worker runs are missing from the list, and each one left out keeps a
 whole window of text resident. This pass closes the gap: it relinks jsrun with the current
 list (SwiftPM's own link command, from .build/release.yaml, into a temporary file), records
-the text page faults of `jsrun -e SCRIPT` (supervisor and worker), adds every function that
+the text page faults of `jsrun -e SCRIPT` for a few small scripts (supervisor and worker), adds every function that
 faulted outside the ordered part, and repeats until no new function shows up.
 
-    tools/startup-order-refine.py [--rounds N] [--script JS]
+    tools/startup-order-refine.py [--rounds N] [--script JS]...
 
 Needs a release build (`swift build -c release --product jsrun`), perf and nm.
 """
@@ -26,6 +26,14 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORDER = os.path.join(REPO, 'Sources', 'jsrun', 'startup.order')
 WINDOW = 1 << 16
+# What start-up and small programs run: nothing, a little of everything, and a function and a
+# loop hot enough for the baseline JIT (its compiler and stubs).
+SCRIPTS = [
+    '',
+    'var o = {a: 1, b: [1, 2, 3]}; print(JSON.stringify(o) + String(o.b.map(x => x * 2)))',
+    'function f(n) { return n < 2 ? n : f(n - 1) + f(n - 2) } var s = 0; '
+    'for (var i = 0; i < 5000; i++) s += i % 7; print(f(18) + s)',
+]
 
 
 def link_command():
@@ -64,7 +72,7 @@ def symbols(binary):
 
 
 def text_faults(binary, script, data):
-    """Addresses (relative to the binary) of the instruction fetches that faulted, in order."""
+    """Addresses of the instruction fetches that faulted (supervisor and worker), in order."""
     subprocess.run(['perf', 'record', '-q', '-e', 'page-faults', '-c', '1', '-d', '-o', data, '--',
                     binary, '-e', script], capture_output=True)
     out = subprocess.run(['perf', 'script', '-i', data, '-F', 'addr,ip'], capture_output=True, text=True).stdout
@@ -80,9 +88,11 @@ def text_faults(binary, script, data):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--rounds', type=int, default=8)
-    ap.add_argument('--script', default='var o = {a: 1, b: [1, 2, 3]}; print(JSON.stringify(o) + String(o.b.map(x => x * 2)))')
+    ap.add_argument('--rounds', type=int, default=40)
+    ap.add_argument('--script', action='append', help='a script to run (repeatable; default: an empty one, '
+                    'a small one and one hot enough for the JIT)')
     opts = ap.parse_args()
+    scripts = opts.script or SCRIPTS
     args = link_command()
     order = [l.strip() for l in open(ORDER) if l.strip()]
     tmp = tempfile.mkdtemp()
@@ -93,24 +103,26 @@ def main():
         relink(args, order_file, binary)
         syms, start = symbols(binary)
         starts = [s[0] for s in syms]
-        faults = text_faults(binary, opts.script, data)
-        if not faults or start is None:
-            sys.exit('startup-order-refine: perf recorded no text faults (is perf allowed here?)')
-        # The first text fault is the supervisor's `_start`: it gives the load address.
-        base = faults[0] - start
         known = set(order)
         added, windows = [], set()
-        for a in faults:
-            rel = a - base
+        rels = []
+        for i, script in enumerate(scripts):
+            faults = text_faults(binary, script, data)
+            if not faults or start is None:
+                sys.exit('startup-order-refine: perf recorded no text faults (is perf allowed here?)')
+            # The first text fault is the supervisor's `_start`: it gives the load address.
+            base = faults[0] - start
+            rels += [(i, a - base) for a in faults]
+        for i, rel in rels:
             k = bisect.bisect_right(starts, rel) - 1
             if k < 0:
                 continue
             s, size, name = syms[k]
-            windows.add(rel // WINDOW)
+            windows.add((i, rel // WINDOW))
             if rel < s + max(size, 1) and name not in known:
                 known.add(name)
                 added.append(name)
-        print(f'round {rnd + 1}: {len(windows)} text windows faulted, {len(added)} functions added: {" ".join(added[:6])}{" ..." if len(added) > 6 else ""}')
+        print(f'round {rnd + 1}: {len(windows)} text windows faulted over {len(scripts)} runs, {len(added)} functions added: {" ".join(added[:6])}{" ..." if len(added) > 6 else ""}')
         if not added:
             break
         # After the list: right behind the ordered part (whose end is the Swift standard
