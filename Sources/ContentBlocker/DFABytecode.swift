@@ -91,19 +91,42 @@ enum DFABytecode {
                 }
             }
         }
+        // Layout: the shallow states (the dense budget's worth) in breadth-first order, then
+        // the others depth first, so that a walk down a chain of deep states (a long filter
+        // past the point where it parted from the others) reads consecutive words instead
+        // of one cache line per state.
+        let shallow = min(order.count, denseBudgetWords / c)
+        var layout = Array(order[0..<shallow])
+        var placed = [Bool](repeating: false, count: n)
+        for s in layout { placed[s] = true }
+        if shallow < order.count {
+            var visited = [Bool](repeating: false, count: n)
+            var stack = [0]
+            visited[0] = true
+            while let s = stack.popLast() {
+                if !placed[s] { placed[s] = true; layout.append(s) }
+                for k in (0..<c).reversed() {
+                    let t = Int(dfa.transitions[s * c + k])
+                    if t >= 0 && !visited[t] { visited[t] = true; stack.append(t) }
+                }
+            }
+        }
+        var at = [Int](repeating: -1, count: n)
+        for (i, s) in layout.enumerated() { at[s] = i }
         // Shapes and offsets.
         struct Shape { var dense: Bool; var fallback: Int?; var ranges: [(UInt8, UInt8, Int32)] }
         var shapes = [Shape](repeating: Shape(dense: false, fallback: nil, ranges: []), count: n)
         var offsets = [UInt32](repeating: DFABytecode.dead, count: n)
         var cursor = UInt32(headerWords)
-        for s in order {
+        for s in layout {
             let r = row(s)
             let plain = ranges(r, differingFrom: nil)
             var shape = Shape(dense: false, fallback: nil, ranges: plain)
             if s != 0 && plain.count > 2 {
                 // Candidates: the suffix (failure) state, which fits automata of filters that
                 // start anywhere, and the parent, which fits loops such as `([a-z0-9-]+\.)?`.
-                for f in [suffix[s], parent[s]] where position[f] < position[s] {
+                // A fallback is earlier in the layout (a lookup ends).
+                for f in [suffix[s], parent[s]] where at[f] < at[s] {
                     let viaFallback = ranges(r, differingFrom: row(f))
                     if viaFallback.count + 1 < shape.ranges.count + (shape.fallback == nil ? 0 : 1) {
                         shape = Shape(dense: false, fallback: f, ranges: viaFallback)
@@ -120,14 +143,14 @@ enum DFABytecode {
         }
         var listOffsets: [[UInt32]: UInt32] = [:]
         var lists: [UInt32] = []
-        for s in order where !dfa.actions[s].isEmpty {
+        for s in layout where !dfa.actions[s].isEmpty {
             if listOffsets[dfa.actions[s]] == nil {
                 listOffsets[dfa.actions[s]] = cursor + UInt32(lists.count)
                 lists.append(UInt32(dfa.actions[s].count))
                 for id in dfa.actions[s] { lists.append(id); lists.append(flagsOf(id)) }
             }
         }
-        var code: [UInt32] = [UInt32(order.count), 0, UInt32(c)]
+        var code: [UInt32] = [UInt32(layout.count), 0, UInt32(c)]
         for w in 0..<32 {
             var word: UInt32 = 0
             for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
@@ -149,7 +172,7 @@ enum DFABytecode {
         }
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
-        for s in order {
+        for s in layout {
             let shape = shapes[s]
             let hasActions = !dfa.actions[s].isEmpty
             let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
