@@ -175,7 +175,7 @@ public final class CompiledRuleList: @unchecked Sendable {
                   DomainConditionTable.validateFilter(w, table: hosts) else { throw .damaged("malformed host table") }
             let o = Int(w[11])
             guard o >= ContentRuleListCompiler.headerWords, o + ruleCount <= w.count else { throw .damaged("section out of range") }
-            for r in 0..<ruleCount where Int(w[o + r]) > tailCount { throw .damaged("tail out of range") }
+            for r in 0..<ruleCount where Int(w[o + r] & ~HostIndex.separatorTailBit) > tailCount { throw .damaged("tail out of range") }
             ruleTails = base + o
         }
         var network: [UInt32] = [], css: [UInt32] = []

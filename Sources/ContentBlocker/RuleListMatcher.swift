@@ -347,17 +347,32 @@ public final class RuleListMatcher {
         let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
         guard l != 0 else { return }
         // The tails that match from q (a few: the URL's rest decides them), marked with this
-        // lookup's stamp.
-        tailStamp &+= 1
-        if tailStamp == 0 { tailSeen.update(repeating: 0, count: max(list.tailCount, 1) + 1); tailStamp = 1 }
-        let mark = tailStamp, tails = tailSeen
-        var any = false
-        for code in tailCodes { DFABytecode.run(code, url, from: q) { t, _ in tails[Int(t) + 1] = mark; any = true } }
-        if !any { return }
+        // lookup's stamp; the tail DFAs are walked at the first rule that needs them (the
+        // separator tail, most rules', is decided from the byte at q).
+        var walked = false
+        let tails = tailSeen
+        var lastTail = UInt32.max
+        var hit = false
+        // The list is sorted by tail: each tail is decided once.
         for j in 1...Int(words[l]) {
             let r = words[l &+ j]
             let t = list.tail(ofRule: Int(r))
-            guard tails[Int(t)] == mark else { continue }
+            if t != lastTail {
+                lastTail = t
+                if t & HostIndex.separatorTailBit != 0 {
+                    hit = HostIndex.separatorTailMatches(url, from: q)
+                } else {
+                    if !walked {
+                        walked = true
+                        tailStamp &+= 1
+                        if tailStamp == 0 { tailSeen.update(repeating: 0, count: max(list.tailCount, 1) + 1); tailStamp = 1 }
+                        let mark = tailStamp
+                        for code in tailCodes { DFABytecode.run(code, url, from: q) { t, _ in tails[Int(t) + 1] = mark } }
+                    }
+                    hit = tails[Int(t)] == tailStamp
+                }
+            }
+            guard hit else { continue }
             candidateCount &+= 1
             consider(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
