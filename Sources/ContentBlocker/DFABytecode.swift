@@ -296,8 +296,10 @@ enum DFABytecode {
                     if always {
                         keys.removeSubrange(start...)
                         flags[gram >> 4] |= 1 << UInt32((gram & 15) << 1)
-                    } else {
-                        if terminals { flags[gram >> 4] |= 2 << UInt32((gram & 15) << 1) }
+                    } else if keys.count > start {
+                        // 2: live keys only, 3: terminal keys too. (A 3-gram without keys
+                        // cannot begin a match: 0, as a 3-gram no walk follows.)
+                        flags[gram >> 4] |= (terminals ? 3 : 2) << UInt32((gram & 15) << 1)
                         budgetLeft -= keys.count - start
                         keyGrams.append(gram)
                         keyEnds.append(keys.count)
@@ -348,14 +350,20 @@ enum DFABytecode {
     static func gramAdmits(_ filter: UnsafePointer<UInt32>, _ c: Int, _ window: UnsafePointer<UInt8>) -> Bool {
         let gram = (Int(window[0]) &* c &+ Int(window[1])) &* c &+ Int(window[2])
         let f = (filter[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
-        if f & 1 != 0 { return true }
+        if f < 2 { return f == 1 }
+        return gramKeysAdmit(filter, c, gram, f, window)
+    }
+
+    /// The Bloom probes of `gramAdmits` for a 3-gram with keys (flag `f`: 2 or 3).
+    @inline(__always)
+    static func gramKeysAdmit(_ filter: UnsafePointer<UInt32>, _ c: Int, _ gram: Int, _ f: UInt32, _ window: UnsafePointer<UInt8>) -> Bool {
         let fw = gramFlagWords(c)
         let block = gramBlock(gram, Int(filter[fw]))
         let bloom = filter + fw + 1
         var key = startGram(gram)
         for d in 3..<gramDepth {
             key = extendGram(key, Int(window[d]))
-            if f & 2 != 0 && d + 1 < gramDepth {
+            if f == 3 && d + 1 < gramDepth {
                 let (w, p) = gramProbe(terminal(key), block: block)
                 if bloom[w] & p == p { return true }
             }
@@ -607,37 +615,41 @@ enum DFABytecode {
             }
             for p in n..<(n + gramDepth) { ks[p] = end }
             if high < 128 {
-                // Every byte ASCII (a canonical URL always is): one pass over the pairs of
-                // classes, carrying the row of the pair table; most positions cost a load.
-                var k0 = ks[0]
-                var row = Int(k0) &* c
-                var i = 0
-                while i <= n {
-                    let k1 = ks[i &+ 1]
-                    let flags = pairs[row &+ Int(k1)]
-                    if flags != 0 {
-                        var walked = false
-                        if flags & 1 == 0 {
-                            let gram = (row &+ Int(k1)) &* c &+ Int(ks[i &+ 2])
-                            if !test(tOffset &+ gram) { walked = true } else if i + 2 < n {
-                                if !gramAdmits(grams, c, UnsafePointer(ks + i)) {
-                                    // Classes that no walk follows to a match: no walk.
-                                    k0 = k1
-                                    row = Int(k0) &* c
-                                    i &+= 1
-                                    continue
-                                }
-                                var slot = jumpSlot(UInt32(gram), capacity)
-                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
-                                run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
-                                walked = true
-                            }
-                        }
-                        if !walked { run(code, url, from: i, found) }
+                // Every byte ASCII (a canonical URL always is). First the positions whose pair
+                // of classes some walk follows, without a branch (most positions have none);
+                // then those few: a match within two bytes is walked from the start; else the
+                // 3-gram's flags in the gram filter (0: no walk follows it, 1: walk, 2-3: the
+                // Bloom keys of its first ten classes) decide, and a walk starts three bytes
+                // in, at the state the jump table gives.
+                let gramFlags = UnsafePointer(grams)
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 1) { cand in
+                    let cand = cand.baseAddress!
+                    var count = 0
+                    var row = Int(ks[0]) &* c
+                    var i = 0
+                    while i <= n {
+                        let k1 = Int(ks[i &+ 1])
+                        cand[count] = UInt32(truncatingIfNeeded: i)
+                        count &+= pairs[row &+ k1] != 0 ? 1 : 0
+                        row = k1 &* c
+                        i &+= 1
                     }
-                    k0 = k1
-                    row = Int(k0) &* c
-                    i &+= 1
+                    for j in 0..<count {
+                        let i = Int(cand[j])
+                        let pair = Int(ks[i]) &* c &+ Int(ks[i &+ 1])
+                        if pairs[pair] & 1 != 0 || i &+ 2 >= n {
+                            if pairs[pair] & 1 == 0 && !test(tOffset &+ pair &* c &+ Int(ks[i &+ 2])) { continue }
+                            run(code, url, from: i, found)
+                            continue
+                        }
+                        let gram = pair &* c &+ Int(ks[i &+ 2])
+                        let f = (gramFlags[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
+                        if f == 0 { continue }
+                        if f != 1 && !gramKeysAdmit(gramFlags, c, gram, f, UnsafePointer(ks + i)) { continue }
+                        var slot = jumpSlot(UInt32(gram), capacity)
+                        while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                        run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
+                    }
                 }
                 return
             }
