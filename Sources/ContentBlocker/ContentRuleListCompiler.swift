@@ -11,7 +11,7 @@
 /// (WebKit splits by NFA size, `maxNFASize`).
 public enum ContentRuleListCompiler {
     /// The version of the compiled format; a file of another version is refused.
-    public static let formatVersion: UInt32 = 12
+    public static let formatVersion: UInt32 = 13
     static let magic: UInt32 = 0x4243_4253  // "SBCB"
     static let maximumDFAStates = 500_000
     /// DFAs up to this size are minimized. Larger ones come from the prefix tree of many

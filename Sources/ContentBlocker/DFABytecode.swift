@@ -46,7 +46,7 @@ enum DFABytecode {
     /// The first states in breadth-first order (the shallow ones, where a walk over a URL
     /// spends most of its steps) are dense while their rows fit in this many words: one load
     /// a byte, no range search, no fallback hop.
-    static let denseBudgetWords = 1 << 18
+    static let denseBudgetWords = 1 << 11
 
     static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
         var out: [(UInt8, UInt8, Int32)] = []
