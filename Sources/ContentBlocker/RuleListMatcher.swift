@@ -69,11 +69,23 @@ public final class RuleListMatcher {
     var tailStamp: UInt32 = 0
     /// The current page's top-URL condition bits (`page.topBits`).
     var topBits: UnsafeMutablePointer<UInt64>
-    /// The page for which the text path last prepared the conditions and universal rules
+    /// Whether the text path last prepared the current page's conditions and universal rules
     /// with its own URL as the frame URL (then they need no check): `decide(url:…)` with no
     /// frame URL skips them. Cleared by anything that changes them.
-    var preparedPage: PageState? = nil
+    var hotReady = false
     var preparedNetworkOnly = false
+    /// The current page's text (as the text path was given it) and registrable domain, as
+    /// bytes of the matcher's own (valid when `hotValid`): a request of the same page is
+    /// recognized and its party decided without touching the page's strings.
+    var hotText: UnsafeMutablePointer<UInt8>
+    var hotTextCount = 0, hotTextCapacity = 256
+    var hotDomain: UnsafeMutablePointer<UInt8>
+    var hotDomainCount = 0, hotDomainCapacity = 256
+    var hotValid = false
+    /// The universal network rules that apply to the current page and frame
+    /// (`page.applicableNetwork`, copied by `prepareUniversal`).
+    let universal: UnsafeMutablePointer<UInt32>
+    var universalCount = 0
 
     static func codes(_ list: CompiledRuleList, _ offsets: [UInt32]) -> UnsafeMutableBufferPointer<UnsafePointer<UInt32>> {
         let b = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: max(offsets.count, 1))
@@ -104,6 +116,9 @@ public final class RuleListMatcher {
         tailSeen = .allocate(capacity: max(list.tailCount, 1) + 1)
         tailSeen.initialize(repeating: 0, count: max(list.tailCount, 1) + 1)
         topBits = page.topBits
+        hotText = .allocate(capacity: hotTextCapacity)
+        hotDomain = .allocate(capacity: hotDomainCapacity)
+        universal = .allocate(capacity: max(list.universalNetwork.count, 1))
     }
 
     deinit {
@@ -117,6 +132,9 @@ public final class RuleListMatcher {
         urlBuffer.deallocate()
         pending.deallocate()
         tailSeen.deallocate()
+        hotText.deallocate()
+        hotDomain.deallocate()
+        universal.deallocate()
     }
 
     @inline(__always) static func test(_ bits: UnsafeMutablePointer<UInt64>, _ r: UInt32) -> Bool {
@@ -178,13 +196,14 @@ public final class RuleListMatcher {
     func selectPage(url top: String) {
         clock &+= 1
         if page.url != top {
+            hotValid = false
+            hotReady = false
             if let p = pages.first(where: { $0.url == top }) { page = p } else {
                 if pages.count < RuleListMatcher.pageCacheSize {
                     page = PageState(words: words)
                     pages.append(page)
                 } else {
                     page = pages.min { $0.lastUse < $1.lastUse }!
-                    if page === preparedPage { preparedPage = nil }
                 }
                 page.reset(url: top)
             }
@@ -219,6 +238,8 @@ public final class RuleListMatcher {
             page.applicableNetwork = select(list.universalNetwork)
         }
         if css && page.applicableCSS == nil { page.applicableCSS = select(list.universalCSS) }
+        universalCount = 0
+        for r in page.applicableNetwork { universal[universalCount] = r; universalCount += 1 }
     }
 
     func select(_ rules: [UInt32]) -> [UInt32] {
@@ -300,7 +321,7 @@ public final class RuleListMatcher {
             considerOnce(pending[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
         if list.hostTable != 0 { matchHostTable(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
-        for r in page.applicableNetwork { consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
+        for k in 0..<universalCount { consider(universal[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
         }
@@ -405,15 +426,21 @@ public final class RuleListMatcher {
                        mainFrameContext: Bool = false, requestMethod: UInt32 = 0, networkOnly: Bool = false) -> Bool {
         result.removeAll(keepingCapacity: true)
         sawIgnorePreviousRules = false
-        if !RuleListMatcher.sameText(page.text, mainDocumentURL) { preparePage(mainDocumentURL) }
-        var text = text
+        let samePage = hotValid && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { b in
+            b.count == hotTextCount && (b.count == 0 || memcmp(b.baseAddress!, hotText, b.count) == 0)
+        } ?? (String(decoding: UnsafeBufferPointer(start: hotText, count: hotTextCount), as: UTF8.self) == mainDocumentURL))
+        if !samePage {
+            preparePage(mainDocumentURL)
+            setHot(text: mainDocumentURL, domain: page.domain)
+        }
         if text.utf8.count + 8 > urlCapacity {
             urlBuffer.deallocate()
             urlCapacity = text.utf8.count * 2 + 8
             urlBuffer = .allocate(capacity: urlCapacity)
         }
         let buffer = UnsafeMutableBufferPointer(start: urlBuffer, count: urlCapacity)
-        var canonical = text.withUTF8 { RequestURL.canonicalize($0, into: buffer) }
+        var canonical = text.utf8.withContiguousStorageIfAvailable { RequestURL.canonicalize($0, into: buffer) }
+            ?? { var copy = text; return copy.withUTF8 { RequestURL.canonicalize($0, into: buffer) } }()
         if canonical == nil {
             guard let (string, c) = RequestURL.canonicalizeSlowly(text) else { return false }
             if c.length > urlCapacity {
@@ -429,15 +456,15 @@ public final class RuleListMatcher {
         if c.isData { return true }
         let url = UnsafeBufferPointer(start: urlBuffer, count: c.length)
         let host = UnsafeBufferPointer(rebasing: url[c.hostStart..<c.hostEnd])
-        let thirdParty = !page.domain.withUnsafeBufferPointer { RegistrableDomain.matches(domain: $0, host: host) }
+        let thirdParty = !RegistrableDomain.matches(domain: UnsafeBufferPointer(start: hotDomain, count: hotDomainCount), host: host)
         let flags = resourceType
             | (thirdParty ? ResourceFlags.thirdParty : ResourceFlags.firstParty)
             | (mainFrameContext ? ResourceFlags.topFrame : ResourceFlags.childFrame)
             | requestMethod
-        if frameURL == nil, let prepared = preparedPage, prepared === page, preparedNetworkOnly == networkOnly {
-            // The page's conditions and universal rules are as the last decision left them.
-            clock &+= 1
-            page.lastUse = clock
+        if frameURL == nil && hotReady && preparedNetworkOnly == networkOnly {
+            // The page's conditions and universal rules are as the last decision left them
+            // (its place in the page cache too: only the current page is used until another
+            // is selected).
             begin()
             collectAndOrder(url, flags: flags, ancestors: [], networkOnly: networkOnly)
             return true
@@ -445,24 +472,28 @@ public final class RuleListMatcher {
         let top = page.url
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
-        if frameURL == nil { preparedPage = page; preparedNetworkOnly = networkOnly }
+        if frameURL == nil { hotReady = true; preparedNetworkOnly = networkOnly }
         return true
     }
 
-    /// Whether the page's text is this one: the bytes compared (most requests are of the page
-    /// before), `==` when a string has no contiguous UTF-8.
-    @inline(__always) static func sameText(_ a: String?, _ b: String) -> Bool {
-        guard let a else { return false }
-        let same = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
+    /// Copies the current page's text and registrable domain into the matcher's buffers.
+    func setHot(text: String, domain: [UInt8]) {
+        let n = text.utf8.count
+        if n > hotTextCapacity { hotText.deallocate(); hotTextCapacity = n * 2; hotText = .allocate(capacity: hotTextCapacity) }
+        var k = 0
+        for b in text.utf8 { hotText[k] = b; k += 1 }
+        hotTextCount = n
+        if domain.count > hotDomainCapacity {
+            hotDomain.deallocate(); hotDomainCapacity = domain.count * 2; hotDomain = .allocate(capacity: hotDomainCapacity)
         }
-        if let known = same ?? nil { return known }
-        return a == b
+        for (i, b) in domain.enumerated() { hotDomain[i] = b }
+        hotDomainCount = domain.count
+        hotValid = true
     }
 
     func preparePage(_ text: String) {
+        hotValid = false
+        hotReady = false
         if let p = pages.first(where: { $0.text == text }) { page = p; topBits = p.topBits; return }
         // The canonical URL and host: by the fast path when it applies.
         var url = "", host = ""
@@ -498,7 +529,7 @@ public final class RuleListMatcher {
     }
 
     func decide(url: UnsafeBufferPointer<UInt8>, flags: UInt32, top: String, frame: String, ancestors: [String], networkOnly: Bool) {
-        preparedPage = nil
+        hotReady = false
         begin()
         prepareConditions(top: top, frame: frame)
         prepareUniversal(top: top, frame: frame, css: !networkOnly)
