@@ -374,10 +374,10 @@ public final class RuleListMatcher {
         let tails = tailSeen
         var lastTail = UInt32.max
         var hit = false
-        // The list is sorted by tail: each tail is decided once.
-        for j in 1...Int(words[l]) {
-            let r = words[l &+ j]
-            let t = list.tail(ofRule: Int(r))
+        // The list is (tail, rule) pairs sorted by tail: each tail is decided once.
+        for j in stride(from: 1, to: Int(words[l]), by: 2) {
+            let t = words[l &+ j]
+            let r = words[l &+ j &+ 1]
             if t != lastTail {
                 lastTail = t
                 if t & HostIndex.separatorTailBit != 0 {
