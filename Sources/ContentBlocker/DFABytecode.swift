@@ -9,7 +9,8 @@
 ///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
 ///              state on the way has actions, `dead` when the walk dies), so that a walk from
 ///              the start of a web URL skips its scheme
-///     then each state, in breadth-first order from the root:
+///     then each state: the first `denseBudgetWords` of them in breadth-first order from the
+///     root, the others depth first (a walk down a long filter reads consecutive words):
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
 ///               back to this state: the interpreter jumps to the end marker)
@@ -22,7 +23,7 @@
 /// again from there), or nowhere (`dead`) without one. The fallback of a state is the state
 /// of its longest proper suffix (Aho–Corasick's failure state, found from the DFA itself), so
 /// a state of a combined automaton of many filters lists only the few bytes where it differs;
-/// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
+/// fallbacks are always earlier in the layout, so a lookup ends. Targets are
 /// word offsets of states inside the DFA.
 ///
 /// A DFA that *starts anywhere* holds filters that may begin at any position of the URL (a
@@ -247,10 +248,11 @@ enum DFABytecode {
     @inline(__always) static func gramFlagWords(_ c: Int) -> Int { (2 &* c &* c &* c &+ 31) / 32 }
 
     /// The gram filter (after the jump table of a DFA that starts anywhere; at word 35 of a
-    /// gated one): two bits per 3-gram of classes — A (bit 2g): walk every occurrence (a
-    /// match ends at three bytes, or too many paths follow), T (bit 2g+1): some path of it
-    /// accepts within `gramDepth` bytes — then `w`, the number of Bloom words (a power of 2),
-    /// and the words. For every 3-gram without A, each path of `gramDepth` classes from the
+    /// gated one): two bits per 3-gram of classes, a value — 0: no walk through it can match
+    /// (no path, or no key), 1: walk every occurrence (a match ends at three bytes, or too
+    /// many paths follow), 2: probe its live keys, 3: its terminal keys too (some path of it
+    /// accepts within `gramDepth` bytes) — then `w`, the number of Bloom words (a power of 2),
+    /// and the words. For every 3-gram of value 2 or 3, each path of `gramDepth` classes from the
     /// start (a *live* key) and each shorter path that ends in an accepting state (a
     /// *terminal* key) sets two bits of one word (`gramProbe`). A walk can only match if its
     /// first `gramDepth` classes are a live key or begin with a terminal one, so a walk whose
