@@ -171,11 +171,11 @@ public final class CompiledRuleList: @unchecked Sendable {
         let hosts = Int(w[10])
         var ruleTails: UnsafePointer<UInt32>? = nil
         if hosts != 0 {
-            guard DomainConditionTable.validate(w, at: hosts, ruleCount: ruleCount),
+            guard DomainConditionTable.validate(w, at: hosts, ruleCount: ruleCount, tailCount: tailCount),
                   DomainConditionTable.validateFilter(w, table: hosts) else { throw .damaged("malformed host table") }
             let o = Int(w[11])
             guard o >= ContentRuleListCompiler.headerWords, o + ruleCount <= w.count else { throw .damaged("section out of range") }
-            for r in 0..<ruleCount where Int(w[o + r]) > tailCount { throw .damaged("tail out of range") }
+            for r in 0..<ruleCount where Int(w[o + r] & ~HostIndex.separatorTailBit) > tailCount { throw .damaged("tail out of range") }
             ruleTails = base + o
         }
         var network: [UInt32] = [], css: [UInt32] = []

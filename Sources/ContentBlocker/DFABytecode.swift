@@ -9,7 +9,8 @@
 ///     words 36, 37: the state after "http://" and after "https://" from the start (0 when a
 ///              state on the way has actions, `dead` when the walk dies), so that a walk from
 ///              the start of a web URL skips its scheme
-///     then each state, in breadth-first order from the root:
+///     then each state: the first `denseBudgetWords` of them in breadth-first order from the
+///     root, the others depth first (a walk down a long filter reads consecutive words):
 ///       header: bits 0-7 = n (byte ranges), bit 8 = dense, bit 9 = has actions,
 ///               bit 10 = has a fallback state, bit 11 = sink (every byte 1...127 leads
 ///               back to this state: the interpreter jumps to the end marker)
@@ -22,7 +23,7 @@
 /// again from there), or nowhere (`dead`) without one. The fallback of a state is the state
 /// of its longest proper suffix (Aho–Corasick's failure state, found from the DFA itself), so
 /// a state of a combined automaton of many filters lists only the few bytes where it differs;
-/// fallbacks are always earlier in the breadth-first order, so a lookup ends. Targets are
+/// fallbacks are always earlier in the layout, so a lookup ends. Targets are
 /// word offsets of states inside the DFA.
 ///
 /// A DFA that *starts anywhere* holds filters that may begin at any position of the URL (a
@@ -46,7 +47,7 @@ enum DFABytecode {
     /// The first states in breadth-first order (the shallow ones, where a walk over a URL
     /// spends most of its steps) are dense while their rows fit in this many words: one load
     /// a byte, no range search, no fallback hop.
-    static let denseBudgetWords = 1 << 18
+    static let denseBudgetWords = 1 << 11
 
     static func ranges(_ row: [Int32], differingFrom base: [Int32]?) -> [(UInt8, UInt8, Int32)] {
         var out: [(UInt8, UInt8, Int32)] = []
@@ -91,19 +92,42 @@ enum DFABytecode {
                 }
             }
         }
+        // Layout: the shallow states (the dense budget's worth) in breadth-first order, then
+        // the others depth first, so that a walk down a chain of deep states (a long filter
+        // past the point where it parted from the others) reads consecutive words instead
+        // of one cache line per state.
+        let shallow = min(order.count, denseBudgetWords / c)
+        var layout = Array(order[0..<shallow])
+        var placed = [Bool](repeating: false, count: n)
+        for s in layout { placed[s] = true }
+        if shallow < order.count {
+            var visited = [Bool](repeating: false, count: n)
+            var stack = [0]
+            visited[0] = true
+            while let s = stack.popLast() {
+                if !placed[s] { placed[s] = true; layout.append(s) }
+                for k in (0..<c).reversed() {
+                    let t = Int(dfa.transitions[s * c + k])
+                    if t >= 0 && !visited[t] { visited[t] = true; stack.append(t) }
+                }
+            }
+        }
+        var at = [Int](repeating: -1, count: n)
+        for (i, s) in layout.enumerated() { at[s] = i }
         // Shapes and offsets.
         struct Shape { var dense: Bool; var fallback: Int?; var ranges: [(UInt8, UInt8, Int32)] }
         var shapes = [Shape](repeating: Shape(dense: false, fallback: nil, ranges: []), count: n)
         var offsets = [UInt32](repeating: DFABytecode.dead, count: n)
         var cursor = UInt32(headerWords)
-        for s in order {
+        for s in layout {
             let r = row(s)
             let plain = ranges(r, differingFrom: nil)
             var shape = Shape(dense: false, fallback: nil, ranges: plain)
             if s != 0 && plain.count > 2 {
                 // Candidates: the suffix (failure) state, which fits automata of filters that
                 // start anywhere, and the parent, which fits loops such as `([a-z0-9-]+\.)?`.
-                for f in [suffix[s], parent[s]] where position[f] < position[s] {
+                // A fallback is earlier in the layout (a lookup ends).
+                for f in [suffix[s], parent[s]] where at[f] < at[s] {
                     let viaFallback = ranges(r, differingFrom: row(f))
                     if viaFallback.count + 1 < shape.ranges.count + (shape.fallback == nil ? 0 : 1) {
                         shape = Shape(dense: false, fallback: f, ranges: viaFallback)
@@ -120,14 +144,14 @@ enum DFABytecode {
         }
         var listOffsets: [[UInt32]: UInt32] = [:]
         var lists: [UInt32] = []
-        for s in order where !dfa.actions[s].isEmpty {
+        for s in layout where !dfa.actions[s].isEmpty {
             if listOffsets[dfa.actions[s]] == nil {
                 listOffsets[dfa.actions[s]] = cursor + UInt32(lists.count)
                 lists.append(UInt32(dfa.actions[s].count))
                 for id in dfa.actions[s] { lists.append(id); lists.append(flagsOf(id)) }
             }
         }
-        var code: [UInt32] = [UInt32(order.count), 0, UInt32(c)]
+        var code: [UInt32] = [UInt32(layout.count), 0, UInt32(c)]
         for w in 0..<32 {
             var word: UInt32 = 0
             for i in 0..<4 { word |= UInt32(dfa.classOf[4 * w + i]) << (8 * UInt32(i)) }
@@ -149,7 +173,7 @@ enum DFABytecode {
         }
         code.reserveCapacity(Int(cursor) + lists.count)
         func target(_ t: Int32) -> UInt32 { t < 0 ? dead : offsets[Int(t)] }
-        for s in order {
+        for s in layout {
             let shape = shapes[s]
             let hasActions = !dfa.actions[s].isEmpty
             let sink = (1..<128).allSatisfy { Int(dfa.transitions[s * c + Int(dfa.classOf[$0])]) == s }
@@ -224,10 +248,11 @@ enum DFABytecode {
     @inline(__always) static func gramFlagWords(_ c: Int) -> Int { (2 &* c &* c &* c &+ 31) / 32 }
 
     /// The gram filter (after the jump table of a DFA that starts anywhere; at word 35 of a
-    /// gated one): two bits per 3-gram of classes — A (bit 2g): walk every occurrence (a
-    /// match ends at three bytes, or too many paths follow), T (bit 2g+1): some path of it
-    /// accepts within `gramDepth` bytes — then `w`, the number of Bloom words (a power of 2),
-    /// and the words. For every 3-gram without A, each path of `gramDepth` classes from the
+    /// gated one): two bits per 3-gram of classes, a value — 0: no walk through it can match
+    /// (no path, or no key), 1: walk every occurrence (a match ends at three bytes, or too
+    /// many paths follow), 2: probe its live keys, 3: its terminal keys too (some path of it
+    /// accepts within `gramDepth` bytes) — then `w`, the number of Bloom words (a power of 2),
+    /// and the words. For every 3-gram of value 2 or 3, each path of `gramDepth` classes from the
     /// start (a *live* key) and each shorter path that ends in an accepting state (a
     /// *terminal* key) sets two bits of one word (`gramProbe`). A walk can only match if its
     /// first `gramDepth` classes are a live key or begin with a terminal one, so a walk whose
@@ -273,8 +298,10 @@ enum DFABytecode {
                     if always {
                         keys.removeSubrange(start...)
                         flags[gram >> 4] |= 1 << UInt32((gram & 15) << 1)
-                    } else {
-                        if terminals { flags[gram >> 4] |= 2 << UInt32((gram & 15) << 1) }
+                    } else if keys.count > start {
+                        // 2: live keys only, 3: terminal keys too. (A 3-gram without keys
+                        // cannot begin a match: 0, as a 3-gram no walk follows.)
+                        flags[gram >> 4] |= (terminals ? 3 : 2) << UInt32((gram & 15) << 1)
                         budgetLeft -= keys.count - start
                         keyGrams.append(gram)
                         keyEnds.append(keys.count)
@@ -325,14 +352,20 @@ enum DFABytecode {
     static func gramAdmits(_ filter: UnsafePointer<UInt32>, _ c: Int, _ window: UnsafePointer<UInt8>) -> Bool {
         let gram = (Int(window[0]) &* c &+ Int(window[1])) &* c &+ Int(window[2])
         let f = (filter[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
-        if f & 1 != 0 { return true }
+        if f < 2 { return f == 1 }
+        return gramKeysAdmit(filter, c, gram, f, window)
+    }
+
+    /// The Bloom probes of `gramAdmits` for a 3-gram with keys (flag `f`: 2 or 3).
+    @inline(__always)
+    static func gramKeysAdmit(_ filter: UnsafePointer<UInt32>, _ c: Int, _ gram: Int, _ f: UInt32, _ window: UnsafePointer<UInt8>) -> Bool {
         let fw = gramFlagWords(c)
         let block = gramBlock(gram, Int(filter[fw]))
         let bloom = filter + fw + 1
         var key = startGram(gram)
         for d in 3..<gramDepth {
             key = extendGram(key, Int(window[d]))
-            if f & 2 != 0 && d + 1 < gramDepth {
+            if f == 3 && d + 1 < gramDepth {
                 let (w, p) = gramProbe(terminal(key), block: block)
                 if bloom[w] & p == p { return true }
             }
@@ -584,37 +617,41 @@ enum DFABytecode {
             }
             for p in n..<(n + gramDepth) { ks[p] = end }
             if high < 128 {
-                // Every byte ASCII (a canonical URL always is): one pass over the pairs of
-                // classes, carrying the row of the pair table; most positions cost a load.
-                var k0 = ks[0]
-                var row = Int(k0) &* c
-                var i = 0
-                while i <= n {
-                    let k1 = ks[i &+ 1]
-                    let flags = pairs[row &+ Int(k1)]
-                    if flags != 0 {
-                        var walked = false
-                        if flags & 1 == 0 {
-                            let gram = (row &+ Int(k1)) &* c &+ Int(ks[i &+ 2])
-                            if !test(tOffset &+ gram) { walked = true } else if i + 2 < n {
-                                if !gramAdmits(grams, c, UnsafePointer(ks + i)) {
-                                    // Classes that no walk follows to a match: no walk.
-                                    k0 = k1
-                                    row = Int(k0) &* c
-                                    i &+= 1
-                                    continue
-                                }
-                                var slot = jumpSlot(UInt32(gram), capacity)
-                                while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
-                                run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
-                                walked = true
-                            }
-                        }
-                        if !walked { run(code, url, from: i, found) }
+                // Every byte ASCII (a canonical URL always is). First the positions whose pair
+                // of classes some walk follows, without a branch (most positions have none);
+                // then those few: a match within two bytes is walked from the start; else the
+                // 3-gram's flags in the gram filter (0: no walk follows it, 1: walk, 2-3: the
+                // Bloom keys of its first ten classes) decide, and a walk starts three bytes
+                // in, at the state the jump table gives.
+                let gramFlags = UnsafePointer(grams)
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 1) { cand in
+                    let cand = cand.baseAddress!
+                    var count = 0
+                    var row = Int(ks[0]) &* c
+                    var i = 0
+                    while i <= n {
+                        let k1 = Int(ks[i &+ 1])
+                        cand[count] = UInt32(truncatingIfNeeded: i)
+                        count &+= pairs[row &+ k1] != 0 ? 1 : 0
+                        row = k1 &* c
+                        i &+= 1
                     }
-                    k0 = k1
-                    row = Int(k0) &* c
-                    i &+= 1
+                    for j in 0..<count {
+                        let i = Int(cand[j])
+                        let pair = Int(ks[i]) &* c &+ Int(ks[i &+ 1])
+                        if pairs[pair] & 1 != 0 || i &+ 2 >= n {
+                            if pairs[pair] & 1 == 0 && !test(tOffset &+ pair &* c &+ Int(ks[i &+ 2])) { continue }
+                            run(code, url, from: i, found)
+                            continue
+                        }
+                        let gram = pair &* c &+ Int(ks[i &+ 2])
+                        let f = (gramFlags[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
+                        if f == 0 { continue }
+                        if f != 1 && !gramKeysAdmit(gramFlags, c, gram, f, UnsafePointer(ks + i)) { continue }
+                        var slot = jumpSlot(UInt32(gram), capacity)
+                        while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                        run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
+                    }
                 }
                 return
             }

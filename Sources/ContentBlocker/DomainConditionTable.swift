@@ -106,7 +106,8 @@ enum DomainConditionTable {
     }
 
     /// Checks a table read from a file.
-    static func validate(_ words: UnsafeBufferPointer<UInt32>, at offset: Int, ruleCount: Int) -> Bool {
+    /// With `tailCount`, the lists are (tail, rule) pairs (the host table).
+    static func validate(_ words: UnsafeBufferPointer<UInt32>, at offset: Int, ruleCount: Int, tailCount: Int? = nil) -> Bool {
         guard offset > 0, offset < words.count else { return false }
         let capacity = Int(words[offset])
         guard capacity > 0, capacity & (capacity - 1) == 0, offset + 1 + 2 * capacity <= words.count else { return false }
@@ -116,6 +117,13 @@ enum DomainConditionTable {
             guard k < words.count, k + 1 + (Int(words[k]) + 3) / 4 <= words.count, l > 0, l < words.count else { return false }
             let n = Int(words[l])
             guard n > 0, l + n < words.count else { return false }
+            if let tailCount {
+                guard n % 2 == 0 else { return false }
+                for j in stride(from: 1, to: n, by: 2) {
+                    guard Int(words[l + j] & ~HostIndex.separatorTailBit) <= tailCount, Int(words[l + j + 1]) < ruleCount else { return false }
+                }
+                continue
+            }
             for j in 1...n where Int(words[l + j]) >= ruleCount { return false }
         }
         return true

@@ -80,6 +80,36 @@ enum HostIndex {
         return ((lo, hi), true)
     }
 
+    /// The tail `([/:&\?].*)?$` (AdGuard's `^` at the end of a host filter: two thirds of the
+    /// host filters of EasyList): the matcher decides it from the byte after the literal
+    /// (`separatorTailMatches`) instead of walking the tail DFA over the rest of the URL.
+    static let separatorTail: [Term] = {
+        guard let terms = URLFilterParser.parse("^[htpsw]+://([a-z0-9-]+\\.)?x\\.y([/:&\\?].*)?$", caseSensitive: false).1?.terms,
+              let (_, tail) = split(terms) else { return [] }
+        return Array(tail)
+    }()
+    /// A rule's tail word (`CompiledRuleList.tail(ofRule:)`) with this bit is the separator tail.
+    static let separatorTailBit: UInt32 = 1 << 31
+
+    /// Whether `([/:&\?].*)?$` matches from `q` as the tail DFA would: at the end, or at a
+    /// separator followed by ASCII bytes to the end (a walk stops at a byte that is not ASCII;
+    /// a NUL is the end marker).
+    @inline(__always) static func separatorTailMatches(_ url: UnsafeBufferPointer<UInt8>, from q: Int) -> Bool {
+        let n = url.count
+        if q >= n { return true }
+        let b = url[q]
+        if b == 0 { return true }
+        guard b == 0x2F || b == 0x3A || b == 0x26 || b == 0x3F else { return false }
+        var i = q + 1
+        while i < n {
+            let c = url[i]
+            if c == 0 { return true }
+            if c >= 128 { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// The literal (lowercase) and the tail of a filter of the host form, or nil.
     static func split(_ terms: [Term]) -> (literal: [UInt8], tail: ArraySlice<Term>)? {
         guard !prefix.isEmpty, terms.count > prefix.count, terms[..<prefix.count].elementsEqual(prefix) else { return nil }

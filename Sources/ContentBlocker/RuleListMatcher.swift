@@ -59,6 +59,34 @@ public final class RuleListMatcher {
     let hostCodes: UnsafeMutableBufferPointer<UnsafePointer<UInt32>>
     let tailCodes: UnsafeMutableBufferPointer<UnsafePointer<UInt32>>
 
+    /// The candidates of one decision that passed the checks made from the flags stored in
+    /// the DFAs, each rule once (`seen`): the DFA walks only append to this buffer (no
+    /// closure capturing the matcher, no reference counting in the walks); `consider` runs
+    /// after them.
+    let pending: UnsafeMutablePointer<UInt32>
+    /// The tails found by one host lookup's walk (`tailStamp`), each tail once.
+    let tailSeen: UnsafeMutablePointer<UInt32>
+    var tailStamp: UInt32 = 0
+    /// The current page's top-URL condition bits (`page.topBits`).
+    var topBits: UnsafeMutablePointer<UInt64>
+    /// Whether the text path last prepared the current page's conditions and universal rules
+    /// with its own URL as the frame URL (then they need no check): `decide(url:…)` with no
+    /// frame URL skips them. Cleared by anything that changes them.
+    var hotReady = false
+    var preparedNetworkOnly = false
+    /// The current page's text (as the text path was given it) and registrable domain, as
+    /// bytes of the matcher's own (valid when `hotValid`): a request of the same page is
+    /// recognized and its party decided without touching the page's strings.
+    var hotText: UnsafeMutablePointer<UInt8>
+    var hotTextCount = 0, hotTextCapacity = 256
+    var hotDomain: UnsafeMutablePointer<UInt8>
+    var hotDomainCount = 0, hotDomainCapacity = 256
+    var hotValid = false
+    /// The universal network rules that apply to the current page and frame
+    /// (`page.applicableNetwork`, copied by `prepareUniversal`).
+    let universal: UnsafeMutablePointer<UInt32>
+    var universalCount = 0
+
     static func codes(_ list: CompiledRuleList, _ offsets: [UInt32]) -> UnsafeMutableBufferPointer<UnsafePointer<UInt32>> {
         let b = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: max(offsets.count, 1))
         for (k, o) in offsets.enumerated() { b[k] = list.dfa(o) }
@@ -84,6 +112,13 @@ public final class RuleListMatcher {
         urlCapacity = 2048
         urlBuffer = .allocate(capacity: urlCapacity)
         result.reserveCapacity(64)
+        pending = .allocate(capacity: max(ruleCount, 1))
+        tailSeen = .allocate(capacity: max(list.tailCount, 1) + 1)
+        tailSeen.initialize(repeating: 0, count: max(list.tailCount, 1) + 1)
+        topBits = page.topBits
+        hotText = .allocate(capacity: hotTextCapacity)
+        hotDomain = .allocate(capacity: hotDomainCapacity)
+        universal = .allocate(capacity: max(list.universalNetwork.count, 1))
     }
 
     deinit {
@@ -95,6 +130,11 @@ public final class RuleListMatcher {
         frameBits.deallocate()
         ancestorBits.deallocate()
         urlBuffer.deallocate()
+        pending.deallocate()
+        tailSeen.deallocate()
+        hotText.deallocate()
+        hotDomain.deallocate()
+        universal.deallocate()
     }
 
     @inline(__always) static func test(_ bits: UnsafeMutablePointer<UInt64>, _ r: UInt32) -> Bool {
@@ -156,6 +196,8 @@ public final class RuleListMatcher {
     func selectPage(url top: String) {
         clock &+= 1
         if page.url != top {
+            hotValid = false
+            hotReady = false
             if let p = pages.first(where: { $0.url == top }) { page = p } else {
                 if pages.count < RuleListMatcher.pageCacheSize {
                     page = PageState(words: words)
@@ -167,6 +209,7 @@ public final class RuleListMatcher {
             }
         }
         page.lastUse = clock
+        topBits = page.topBits
     }
 
     /// Whether a rule's condition holds for the load (top and frame URLs prepared).
@@ -195,6 +238,8 @@ public final class RuleListMatcher {
             page.applicableNetwork = select(list.universalNetwork)
         }
         if css && page.applicableCSS == nil { page.applicableCSS = select(list.universalCSS) }
+        universalCount = 0
+        for r in page.applicableNetwork { universal[universalCount] = r; universalCount += 1 }
     }
 
     func select(_ rules: [UInt32]) -> [UInt32] {
@@ -212,6 +257,11 @@ public final class RuleListMatcher {
     func consider(_ r: UInt32, _ flags: UInt32, networkOnly: Bool, ancestors: [String], url: UnsafeBufferPointer<UInt8>) {
         if seen[Int(r)] == stamp { return }
         seen[Int(r)] = stamp
+        considerOnce(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
+    }
+
+    /// `consider` for a rule already marked in `seen`.
+    func considerOnce(_ r: UInt32, _ flags: UInt32, networkOnly: Bool, ancestors: [String], url: UnsafeBufferPointer<UInt8>) {
         let ruleIndex = Int(r)
         if networkOnly && list.info(ofRule: ruleIndex) & ContentRuleListCompiler.infoCSS != 0 { return }
         let f = list.flags(ofRule: ruleIndex)
@@ -229,13 +279,22 @@ public final class RuleListMatcher {
         locationCount += 1
     }
 
-    /// Runs the URL DFAs and checks the candidates and the universal rules.
-    func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
-        // Most candidates are refused by the flags and the condition stored next to them in
-        // the DFA, without a look at the rule table.
-        let top = page.topBits
+    /// Where the DFA walks put their candidates: the checks made from the flags stored next
+    /// to each rule id in the DFA (most candidates are refused there, without a look at the
+    /// rule table), then each rule once into `pending`. Only plain values and pointers: the
+    /// walks' closures capture no reference.
+    struct Candidates {
+        let top: UnsafeMutablePointer<UInt64>
+        let seen: UnsafeMutablePointer<UInt32>
+        let stamp: UInt32
+        let requestFlags: UInt32
+        let networkOnly: Bool
+        let pending: UnsafeMutablePointer<UInt32>
         var count = 0
-        let candidate = { (r: UInt32, f: UInt32) in
+        /// Candidates that passed the flags (a statistic).
+        var offered = 0
+
+        @inline(__always) mutating func offer(_ r: UInt32, _ f: UInt32) {
             if networkOnly && f & ContentRuleListCompiler.dfaFlagCSS != 0 { return }
             guard ResourceFlags.ruleFlags(f, admit: requestFlags) else { return }
             let c = f & ResourceFlags.actionConditionMask
@@ -243,38 +302,59 @@ public final class RuleListMatcher {
                 let matched = f & ContentRuleListCompiler.dfaFlagConditionEverything != 0 || RuleListMatcher.test(top, r)
                 if matched != (c == ResourceFlags.ifTopURL) { return }
             }
+            offered &+= 1
+            if seen[Int(r)] == stamp { return }
+            seen[Int(r)] = stamp
+            pending[count] = r
             count &+= 1
-            self.consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        for code in urlCodes { DFABytecode.runAnywhere(code, url, candidate) }
-        if list.hostTable != 0 || hostCodes.count != 0 {
-            matchHosts(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly, candidate)
+    }
+
+    /// Runs the URL DFAs and checks the candidates and the universal rules.
+    func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
+        var found = Candidates(top: topBits, seen: seen, stamp: stamp, requestFlags: requestFlags,
+                               networkOnly: networkOnly, pending: pending)
+        for code in urlCodes { DFABytecode.runAnywhere(code, url) { r, f in found.offer(r, f) } }
+        if hostCodes.count != 0 { matchHostDFAs(url, &found) }
+        candidateCount &+= found.offered
+        for k in 0..<found.count {
+            considerOnce(pending[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        candidateCount &+= count
-        for r in page.applicableNetwork { consider(r, requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
+        if list.hostTable != 0 { matchHostTable(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
+        for k in 0..<universalCount { consider(universal[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
         }
     }
 
-    /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
-    /// label, looked up; the tails walked from where the literal ends.
-    /// The DFAs of the other filters with that prefix are walked from the same two places.
-    func matchHosts(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool,
-                    _ candidate: (UInt32, UInt32) -> Void) {
+    /// Where the text after `[htpsw]+://` begins (p0), and after its first label and dot
+    /// (p1, -1 when none); nil when the URL does not begin so.
+    @inline(__always) static func hostPlaces(_ url: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
         let n = url.count
         var i = 0
         while i < n && HostIndex.isSchemeCharacter(url[i]) { i += 1 }
-        guard i > 0, i + 2 < n, url[i] == 0x3A, url[i + 1] == 0x2F, url[i + 2] == 0x2F else { return }
+        guard i > 0, i + 2 < n, url[i] == 0x3A, url[i + 1] == 0x2F, url[i + 2] == 0x2F else { return nil }
         let p0 = i + 3
         var j = p0
         while j < n && HostIndex.isLabelCharacter(url[j]) { j += 1 }
         let p1 = j > p0 && j < n && url[j] == 0x2E ? j + 1 : -1
+        return (p0, p1)
+    }
+
+    /// The DFAs of the anchored filters after `[htpsw]+://([a-z0-9-]+\.)?`, walked from p0
+    /// and p1.
+    func matchHostDFAs(_ url: UnsafeBufferPointer<UInt8>, _ found: inout Candidates) {
+        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
         for code in hostCodes {
-            DFABytecode.runGated(code, url, from: p0, candidate)
-            if p1 >= 0 { DFABytecode.runGated(code, url, from: p1, candidate) }
+            DFABytecode.runGated(code, url, from: p0) { r, f in found.offer(r, f) }
+            if p1 >= 0 { DFABytecode.runGated(code, url, from: p1) { r, f in found.offer(r, f) } }
         }
-        guard list.hostTable != 0 else { return }
+    }
+
+    /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
+    /// label, looked up; the tails walked from where the literal ends.
+    func matchHostTable(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool) {
+        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
         lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
         if p1 >= 0 { lookUpHost(url, from: p1, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
     }
@@ -287,17 +367,32 @@ public final class RuleListMatcher {
         let words = list.words
         let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
         guard l != 0 else { return }
-        // The tails that match from q (a few: the URL's rest decides them).
-        tailHits.removeAll(keepingCapacity: true)
-        for code in tailCodes { DFABytecode.run(code, url, from: q) { t, _ in tailHits.append(t + 1) } }
-        if tailHits.isEmpty { return }
-        // The list is sorted by tail: each tail is looked up once.
+        // The tails that match from q (a few: the URL's rest decides them), marked with this
+        // lookup's stamp; the tail DFAs are walked at the first rule that needs them (the
+        // separator tail, most rules', is decided from the byte at q).
+        var walked = false
+        let tails = tailSeen
         var lastTail = UInt32.max
         var hit = false
-        for j in 1...Int(words[l]) {
-            let r = words[l &+ j]
-            let t = list.tail(ofRule: Int(r))
-            if t != lastTail { lastTail = t; hit = tailHits.contains(t) }
+        // The list is (tail, rule) pairs sorted by tail: each tail is decided once.
+        for j in stride(from: 1, to: Int(words[l]), by: 2) {
+            let t = words[l &+ j]
+            let r = words[l &+ j &+ 1]
+            if t != lastTail {
+                lastTail = t
+                if t & HostIndex.separatorTailBit != 0 {
+                    hit = HostIndex.separatorTailMatches(url, from: q)
+                } else {
+                    if !walked {
+                        walked = true
+                        tailStamp &+= 1
+                        if tailStamp == 0 { tailSeen.update(repeating: 0, count: max(list.tailCount, 1) + 1); tailStamp = 1 }
+                        let mark = tailStamp
+                        for code in tailCodes { DFABytecode.run(code, url, from: q) { t, _ in tails[Int(t) + 1] = mark } }
+                    }
+                    hit = tails[Int(t)] == tailStamp
+                }
+            }
             guard hit else { continue }
             candidateCount &+= 1
             consider(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
@@ -331,15 +426,21 @@ public final class RuleListMatcher {
                        mainFrameContext: Bool = false, requestMethod: UInt32 = 0, networkOnly: Bool = false) -> Bool {
         result.removeAll(keepingCapacity: true)
         sawIgnorePreviousRules = false
-        if !RuleListMatcher.sameText(page.text, mainDocumentURL) { preparePage(mainDocumentURL) }
-        var text = text
+        let samePage = hotValid && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { b in
+            b.count == hotTextCount && (b.count == 0 || memcmp(b.baseAddress!, hotText, b.count) == 0)
+        } ?? (String(decoding: UnsafeBufferPointer(start: hotText, count: hotTextCount), as: UTF8.self) == mainDocumentURL))
+        if !samePage {
+            preparePage(mainDocumentURL)
+            setHot(text: mainDocumentURL, domain: page.domain)
+        }
         if text.utf8.count + 8 > urlCapacity {
             urlBuffer.deallocate()
             urlCapacity = text.utf8.count * 2 + 8
             urlBuffer = .allocate(capacity: urlCapacity)
         }
         let buffer = UnsafeMutableBufferPointer(start: urlBuffer, count: urlCapacity)
-        var canonical = text.withUTF8 { RequestURL.canonicalize($0, into: buffer) }
+        var canonical = text.utf8.withContiguousStorageIfAvailable { RequestURL.canonicalize($0, into: buffer) }
+            ?? { var copy = text; return copy.withUTF8 { RequestURL.canonicalize($0, into: buffer) } }()
         if canonical == nil {
             guard let (string, c) = RequestURL.canonicalizeSlowly(text) else { return false }
             if c.length > urlCapacity {
@@ -355,32 +456,45 @@ public final class RuleListMatcher {
         if c.isData { return true }
         let url = UnsafeBufferPointer(start: urlBuffer, count: c.length)
         let host = UnsafeBufferPointer(rebasing: url[c.hostStart..<c.hostEnd])
-        let thirdParty = !page.domain.withUnsafeBufferPointer { RegistrableDomain.matches(domain: $0, host: host) }
+        let thirdParty = !RegistrableDomain.matches(domain: UnsafeBufferPointer(start: hotDomain, count: hotDomainCount), host: host)
         let flags = resourceType
             | (thirdParty ? ResourceFlags.thirdParty : ResourceFlags.firstParty)
             | (mainFrameContext ? ResourceFlags.topFrame : ResourceFlags.childFrame)
             | requestMethod
+        if frameURL == nil && hotReady && preparedNetworkOnly == networkOnly {
+            // The page's conditions and universal rules are as the last decision left them
+            // (its place in the page cache too: only the current page is used until another
+            // is selected).
+            begin()
+            collectAndOrder(url, flags: flags, ancestors: [], networkOnly: networkOnly)
+            return true
+        }
         let top = page.url
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
+        if frameURL == nil { hotReady = true; preparedNetworkOnly = networkOnly }
         return true
     }
 
-    /// Whether the page's text is this one: the bytes compared (most requests are of the page
-    /// before), `==` when a string has no contiguous UTF-8.
-    @inline(__always) static func sameText(_ a: String?, _ b: String) -> Bool {
-        guard let a else { return false }
-        let same = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
-            }
+    /// Copies the current page's text and registrable domain into the matcher's buffers.
+    func setHot(text: String, domain: [UInt8]) {
+        let n = text.utf8.count
+        if n > hotTextCapacity { hotText.deallocate(); hotTextCapacity = n * 2; hotText = .allocate(capacity: hotTextCapacity) }
+        var k = 0
+        for b in text.utf8 { hotText[k] = b; k += 1 }
+        hotTextCount = n
+        if domain.count > hotDomainCapacity {
+            hotDomain.deallocate(); hotDomainCapacity = domain.count * 2; hotDomain = .allocate(capacity: hotDomainCapacity)
         }
-        if let known = same ?? nil { return known }
-        return a == b
+        for (i, b) in domain.enumerated() { hotDomain[i] = b }
+        hotDomainCount = domain.count
+        hotValid = true
     }
 
     func preparePage(_ text: String) {
-        if let p = pages.first(where: { $0.text == text }) { page = p; return }
+        hotValid = false
+        hotReady = false
+        if let p = pages.first(where: { $0.text == text }) { page = p; topBits = p.topBits; return }
         // The canonical URL and host: by the fast path when it applies.
         var url = "", host = ""
         var copy = text
@@ -407,13 +521,23 @@ public final class RuleListMatcher {
         }
     }
 
-    func decide(url: UnsafeBufferPointer<UInt8>, flags: UInt32, top: String, frame: String, ancestors: [String], networkOnly: Bool) {
+    @inline(__always) func begin() {
         stamp &+= 1
         if stamp == 0 { seen.update(repeating: 0, count: max(ruleCount, 1)); stamp = 1 }
         locationCount = 0
         if !ancestorSet.isEmpty { RuleListMatcher.clear(ancestorBits, &ancestorSet) }
+    }
+
+    func decide(url: UnsafeBufferPointer<UInt8>, flags: UInt32, top: String, frame: String, ancestors: [String], networkOnly: Bool) {
+        hotReady = false
+        begin()
         prepareConditions(top: top, frame: frame)
         prepareUniversal(top: top, frame: frame, css: !networkOnly)
+        collectAndOrder(url, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
+    }
+
+    /// The rules' actions of this load, in WebKit's order, into `result`.
+    func collectAndOrder(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool) {
         collect(url, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
         if locationCount == 0 { return }
         var found = UnsafeMutableBufferPointer(start: locations, count: locationCount)
