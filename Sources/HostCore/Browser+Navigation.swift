@@ -67,14 +67,39 @@ extension Browser {
         saveHistory(tab, changedFrom: tab.historyIndex)
     }
 
-    /// The window scrolled `tab`'s page: kept in the current entry (back and forward come
-    /// back to it).
-    public func setScroll(_ tab: Tab, y: Double) {
-        let y = max(0, y.isFinite ? y : 0)
+    /// Scrolls `tab`'s page to `y` (CSS pixels from the top; the window's wheel and keys,
+    /// WebDriver's `sable/scroll`): the content process shows the page from there, clamped
+    /// to the page's height, and the position it answers is kept in the current entry (back
+    /// and forward come back to it). Answers the position.
+    @discardableResult
+    public func setScroll(_ tab: Tab, y: Double) -> Double {
+        var y = max(0, y.isFinite ? min(y, 16_777_216) : 0)
+        if tab.isAlive, tab.state == .loaded, let answer = command(tab, "scroll", [String(y)]) {
+            guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
+            y = v
+        }
         tab.scrollY = y
-        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return }
+        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return y }
         tab.history[tab.historyIndex].scrollY = y
         saveHistory(tab, changedFrom: tab.historyIndex)
+        return y
+    }
+
+    /// The page area's new size (device pixels): every loaded tab is laid out again in it
+    /// (the selected one first), error pages are painted again; new loads use it.
+    public func resize(width: Int, height: Int) {
+        let w = UInt16(clamping: min(max(width, 1), 16384)), h = UInt16(clamping: min(max(height, 1), 16384))
+        guard w != viewportWidth || h != viewportHeight else { return }
+        viewportWidth = w
+        viewportHeight = h
+        let ordered = (selectedTab.map { [$0] } ?? []) + tabs.filter { $0 !== selectedTab }
+        for tab in ordered {
+            if tab.isAlive && tab.state == .loaded {
+                _ = command(tab, "resize", [String(w), String(h)])
+            } else if let page = tab.errorPage, !tab.isLoading {
+                showError(tab, title: page.title, detail: page.detail)
+            }
+        }
     }
 
     /// Makes `tab` the selected one (the window shows it; WebDriver's current window).

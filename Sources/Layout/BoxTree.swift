@@ -31,6 +31,8 @@ struct BoxStyle {
     var alignRight = false
     /// The `href` of the link this text is in (inherited): where a click on it goes.
     var link: String?
+    /// The element this box or text belongs to (the innermost one): what a click there hits.
+    var element: Element?
 }
 
 /// A piece of inline content.
@@ -117,6 +119,7 @@ struct BoxBuilder {
         s.centered = parent.centered
         s.alignRight = parent.alignRight
         s.link = parent.link
+        s.element = e
         let em = s.font.size
         switch e.localName {
         case "body":
@@ -240,6 +243,7 @@ struct BoxBuilder {
                 s.centered = inherited.centered
                 s.alignRight = inherited.alignRight
                 s.preformatted = inherited.preformatted
+                s.element = inherited.element
                 let a = BlockBox(style: s)
                 box.children.append(a)
                 anonymous = a

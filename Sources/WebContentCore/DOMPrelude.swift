@@ -463,8 +463,8 @@ const htmlClasses = { a: HTMLAnchorElement, template: HTMLTemplateElement, scrip
 
 /// A click: the event, then the activation behaviour of the nearest link (a navigation
 /// the host carries out).
-function activate(element) {
-  const event = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true, view: global, detail: 1 });
+function activate(element, point) {
+  const event = new MouseEvent('click', Object.assign({ bubbles: true, cancelable: true, composed: true, view: global, detail: 1 }, point));
   Object.defineProperty(event, 'isTrusted', { value: true });
   const notCanceled = dispatch(element, event);
   if (!notCanceled) return;
@@ -590,7 +590,7 @@ const api = {
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });
 // The viewport in CSS pixels and the page zoom (devicePixelRatio, as browsers report it):
 // read live, a zoom lays the page out again without reloading it.
-for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2]]) {
+for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2], ['scrollY', 3], ['pageYOffset', 3]]) {
   Object.defineProperty(global, k, { get() { return H.viewport()[i]; }, set(v) { Object.defineProperty(global, k, { value: v, writable: true, configurable: true }); }, configurable: true, enumerable: false });
 }
 Object.defineProperty(global, 'location', { get() { return location; }, set(url) { location.href = url; }, configurable: true });
@@ -676,6 +676,19 @@ return {
   property(reference, name) { return answer(() => toWire(element(reference)[name], [])); },
   tagName(reference) { return answer(() => element(reference).localName); },
   click(reference) { return answer(() => { activate(element(reference)); return null; }); },
+  clickAt(n, x, y) {
+    // A user's click in the window: the element under the pointer, as a browser's.
+    return answer(() => {
+      const target = wrap(n), point = { clientX: x, clientY: y, screenX: x, screenY: y };
+      for (const type of ['mousedown', 'mouseup']) {
+        const e = new MouseEvent(type, Object.assign({ bubbles: true, cancelable: true, composed: true, view: global, detail: 1, buttons: type === 'mousedown' ? 1 : 0 }, point));
+        Object.defineProperty(e, 'isTrusted', { value: true });
+        dispatch(target, e);
+      }
+      activate(target, point);
+      return null;
+    });
+  },
   source() { return answer(() => { const d = document.doctype; return (d ? '<!DOCTYPE ' + d.name + '>' : '') + (document.documentElement ? document.documentElement.outerHTML : ''); }); },
   title() { return document.title; },
 };

@@ -40,6 +40,8 @@ final class ScriptRunner {
     var viewport: (Int, Int) = (800, 600)
     /// The page zoom (`devicePixelRatio`).
     var zoom = 1.0
+    /// How far the page is scrolled down (`scrollY`, CSS pixels).
+    var scrollY = 0.0
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
     let start = Clock.monotonicNanoseconds()
@@ -135,7 +137,9 @@ final class ScriptRunner {
             default: return ""
             }
         }
-        def("viewport") { [weak self] _ in [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1] }
+        def("viewport") { [weak self] _ in
+            [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1, self?.scrollY ?? 0]
+        }
         def("elementReference") { a in "\(pid)-\(page)-\(a.first?.toInt32() ?? -1)" }
         def("elementNumber") { a in
             let parts = (a.first?.toString() ?? "").split(separator: "-")
@@ -249,6 +253,21 @@ final class ScriptRunner {
         let known = ["execute", "find", "text", "attribute", "property", "tagName", "click", "source"]
         guard known.contains(name) else { return #"{"error":"unknown command","message":"unknown page command"}"# }
         let result = page.invokeMethod(name, withArguments: arguments)
+        reportException()
+        guard let result, result.isString else { return #"{"error":"javascript error","message":"the page's bindings failed"}"# }
+        return result.toString()
+    }
+
+    /// Whether a page's bindings are running (a click can go through its DOM).
+    var hasPage: Bool { page != nil && bridge != nil }
+
+    /// A user's click on `element` at (clientX, clientY) of the viewport: `mousedown`,
+    /// `mouseup`, `click` dispatched through the page's DOM, then (unless canceled) the
+    /// activation behaviour of a link (a navigation in `pendingNavigation`). The JSON answer.
+    func click(_ element: Element, clientX: Double, clientY: Double) -> String {
+        guard let page, let bridge else { return #"{"error":"no such window","message":"no page"}"# }
+        let n = bridge.number(element)
+        let result = page.invokeMethod("clickAt", withArguments: [Double(n), clientX, clientY])
         reportException()
         guard let result, result.isString else { return #"{"error":"javascript error","message":"the page's bindings failed"}"# }
         return result.toString()

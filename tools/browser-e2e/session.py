@@ -46,7 +46,8 @@ PAGES = {
 def page(name):
     return (f'<!doctype html><title>{PAGES[name]}</title><body style="margin:0">'
             f'<div style="width:100px;border-top:50px solid #ff0000"></div><p>{PAGES[name]}</p>'
-            f'<p><a id="next" href="/b.html">next</a></p>').encode()
+            f'<p><a id="next" href="/b.html">next</a></p>'
+            f'<div style="padding-bottom:1500px"></div><p>the end</p>').encode()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -144,12 +145,14 @@ def first_run(profile, site1, site2, ending):
     for p in 'abc':
         d.get(f'{site1}/{p}.html')
     check(f'{ending}: A -> B -> C', d.title == 'Page C', d.title)
+    host.vendor('POST', 'scroll', {'y': 120})
+    check(f'{ending}: C scrolled to 120 (the box above the viewport)',
+          d.execute_script('return scrollY') == 120 and red_box(d) == 0, f"{d.execute_script('return scrollY')} {red_box(d)}")
     d.back()
     d.back()
     d.forward()
     check(f'{ending}: back, back, forward: B', d.title == 'Page B', d.title)
     check(f'{ending}: the list', host.history() == (['Page A', 'Page B', 'Page C'], 1), str(host.history()))
-    host.vendor('POST', 'scroll', {'y': 120})
     tab1 = d.current_window_handle
     d.switch_to.new_window('tab')
     tab2 = d.current_window_handle
@@ -176,13 +179,15 @@ def second_run(profile, site1, site2, ending, handles):
     check(f'{ending}: the selected tab is current', d.current_window_handle == handles[0], d.current_window_handle)
     check(f'{ending}: current entry B', d.title == 'Page B' and d.current_url == f'{site1}/b.html', d.title + ' ' + d.current_url)
     check(f'{ending}: the list and index', host.history() == (['Page A', 'Page B', 'Page C'], 1), str(host.history()))
-    check(f'{ending}: the scroll position kept', host.vendor('GET', 'history')['entries'][1]['scrollY'] == 120)
+    check(f'{ending}: the scroll position kept', host.vendor('GET', 'history')['entries'][2]['scrollY'] == 120)
     check(f'{ending}: zoom 150 % restored', host.zoom() == 1.5 and red_box(d) == 150 * 75, f'{host.zoom()} {red_box(d)}')
     d.back()
     check(f'{ending}: back at once: A', d.title == 'Page A', d.title)
     d.forward()
     d.forward()
     check(f'{ending}: forward, forward: C', d.title == 'Page C', d.title)
+    check(f'{ending}: C shown at its scroll position (the box above the viewport)',
+          d.execute_script('return scrollY') == 120 and red_box(d) == 0, f"{d.execute_script('return scrollY')} {red_box(d)}")
     d.switch_to.window(handles[1])
     check(f'{ending}: second tab: D, with E forward', d.title == 'Page D' and host.history() == (['Page D', 'Page E'], 0),
           d.title + ' ' + str(host.history()))

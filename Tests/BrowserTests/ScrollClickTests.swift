@@ -1,0 +1,79 @@
+import Testing
+import DisplayList
+import DOM
+import HTML
+import HostCore
+import Layout
+import WebContentCore
+
+/// The window's scrolling, clicks and swipe slide, without a display: hit testing of a laid
+/// out page, the viewport's view of a long list, the keys' scroll steps and the slide.
+@Suite struct ScrollClickTests {
+    func page(_ html: String, width: Float = 400) throws -> PageLayout {
+        try LayoutEngine(viewportWidth: width, viewportHeight: 300).layoutPage(HTMLParser.parseDocument(html), measurer: FixedMeasurer())
+    }
+
+    @Test func aPointHitsTheInnermostElementThere() throws {
+        let p = try page("<body style='margin:0'><div id=outer style='padding:10px'><p id=para style='margin:0'>aaaa <b id=bold>bbbb</b></p></div>"
+                         + "<div id=low style='padding-bottom:500px'></div><p id=far>far")
+        // 8 px a character: "aaaa " then "bbbb" at x 40...72, the line at y 10...29.
+        #expect(p.element(atX: 12, y: 15)?.attribute("id") == "para")
+        #expect(p.element(atX: 50, y: 15)?.attribute("id") == "bold")
+        #expect(p.element(atX: 300, y: 15)?.attribute("id") == "para")   // the p's box, right of its text
+        #expect(p.element(atX: 5, y: 5)?.attribute("id") == "outer")     // the div's padding
+        #expect(p.element(atX: 5, y: 200)?.attribute("id") == "low")
+        #expect(p.contentHeight > 500)
+        let far = try #require(p.hits.last { $0.element.attribute("id") == "far" })
+        #expect(far.rect.y > 500)
+    }
+
+    @Test func theViewportShowsThePageFromTheScrollPosition() throws {
+        let p = try page("<body style='margin:0'><p style='margin:0'>top</p><div style='padding-bottom:1000px'></div><p style='margin:0'>bottom")
+        func texts(_ l: DisplayList) -> [(String, Float)] {
+            l.items.compactMap { if case .text(let r) = $0 { return (r.text, r.baseline) } else { return nil } }
+        }
+        #expect(texts(p.list.scrolled(to: 0)).map(\.0) == ["top"])
+        let bottom = texts(p.list.scrolled(to: p.contentHeight - 300))
+        #expect(bottom.map(\.0) == ["bottom"])
+        #expect(bottom[0].1 > 250 && bottom[0].1 < 300)
+        #expect(p.list.scrolled(to: 40).height == 300)
+    }
+
+    @Test func keysScrollByLinesAndPages() {
+        #expect(WindowCommand.forKey(0x20, control: false, alt: false, shift: false) == .scroll(.pageDown))
+        #expect(WindowCommand.forKey(0x20, control: false, alt: false, shift: true) == .scroll(.pageUp))
+        #expect(WindowCommand.forKey(0xff56, control: false, alt: false, shift: false) == .scroll(.pageDown))
+        #expect(WindowCommand.forKey(0xff56, control: true, alt: false, shift: false) == .nextTab)
+        #expect(WindowCommand.forKey(0xff54, control: false, alt: false, shift: false) == .scroll(.lineDown))
+        #expect(WindowCommand.forKey(0xff50, control: false, alt: false, shift: false) == .scroll(.top))
+        #expect(WindowCommand.ScrollStep.pageDown.position(from: 100, viewportHeight: 400) == 450)
+        #expect(WindowCommand.ScrollStep.lineUp.position(from: 10, viewportHeight: 400) == 0)
+        #expect(WindowCommand.ScrollStep.bottom.position(from: 0, viewportHeight: 400) > 1e6)
+    }
+
+    @Test func aSwipeThatNavigatesSlidesThePageOutAndTheNextIn() {
+        // Released 300 px to the right: back. The page goes on to the right edge, eased out;
+        // the page before it comes in from the left, a width behind.
+        let a = SwipeAnimation(offset: 300, navigation: .back, width: 800, time: 1000)
+        #expect(a.offset(at: 1000) == 300 && a.incomingOffset(at: 1000) == -500)
+        #expect(a.duration < SwipeAnimation.fullDuration && a.duration >= 60)
+        let mid = a.offset(at: 1000 + a.duration / 2)
+        #expect(mid > 300 + 0.5 * 500)   // eased out: past halfway at half time
+        #expect(a.offset(at: 1000 + a.duration) == 800 && a.incomingOffset(at: 1000 + a.duration) == 0)
+        #expect(a.isFinished(at: 1000 + a.duration) && !a.isFinished(at: 1001))
+        let f = SwipeAnimation(offset: -400, navigation: .forward, width: 800, time: 0)
+        #expect(f.offset(at: 1000) == -800 && f.incomingOffset(at: 1000) == 0 && f.incomingOffset(at: 0) == 400)
+    }
+
+    @Test func aSwipeThatDoesNotNavigateSlidesBack() {
+        let a = SwipeAnimation(offset: 100, navigation: nil, width: 800, time: 0)
+        #expect(a.offset(at: 0) == 100 && a.offset(at: 1000) == 0 && a.incomingOffset(at: 10) == nil)
+        // The events of a touchpad swipe, then the slide from where the fingers left it.
+        var t = SwipeTracker(width: 800)
+        for i in 0..<20 { _ = t.scroll(dx: -20, dy: 0, time: Double(i * 10), canGoBack: true, canGoForward: true) }
+        let offset = t.offset
+        let navigation = t.end()
+        let slide = SwipeAnimation(offset: offset, navigation: navigation, width: 800, time: 0)
+        #expect(navigation == .back && slide.from == 400 && slide.to == 800)
+    }
+}
