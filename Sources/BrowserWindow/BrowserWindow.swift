@@ -185,6 +185,7 @@ public final class BrowserWindow {
             browser.resize(width: size.width, height: size.height)
             if trace { log("window: viewport \(browser.viewportWidth)x\(browser.viewportHeight)") }
         }
+        if let tab = browser.selectedTab { browser.fitToViewport(tab) }
         if let y = pendingScrollY {
             pendingScrollY = nil
             if let tab = browser.selectedTab { browser.setScroll(tab, y: y) }

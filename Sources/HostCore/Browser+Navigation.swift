@@ -95,11 +95,19 @@ extension Browser {
         let ordered = (selectedTab.map { [$0] } ?? []) + tabs.filter { $0 !== selectedTab }
         for tab in ordered {
             if tab.isAlive && tab.state == .loaded {
-                _ = command(tab, "resize", [String(w), String(h)])
+                fitToViewport(tab)
             } else if let page = tab.errorPage, !tab.isLoading {
                 showError(tab, title: page.title, detail: page.detail)
             }
         }
+    }
+
+    /// Lays `tab`'s page out again if it was laid out in a viewport of another size (it was
+    /// loading when the window was resized).
+    public func fitToViewport(_ tab: Tab) {
+        guard tab.isAlive, tab.state == .loaded, tab.laidOutViewport != (viewportWidth, viewportHeight) else { return }
+        tab.laidOutViewport = (viewportWidth, viewportHeight)
+        _ = command(tab, "resize", [String(viewportWidth), String(viewportHeight)])
     }
 
     /// Makes `tab` the selected one (the window shows it; WebDriver's current window).
@@ -107,6 +115,7 @@ extension Browser {
         guard tabs.contains(where: { $0 === tab }), selectedTab !== tab else { return }
         selectedTab = tab
         saveToProfile("the selected tab") { try $0.setSelected(tab.id) }
+        fitToViewport(tab)
     }
 
     /// A click of the window's page area at (x, y) in the layer's pixels: a link there is

@@ -248,6 +248,7 @@ public final class Browser {
         default: break
         }
         tab.state = .loading(id)
+        tab.laidOutViewport = (viewportWidth, viewportHeight)
         tab.pendingZoom = nil
         tab.minimumFrame = 0
         tab.zoom = zoomLevel(for: HistoryEntry(destination).url)

@@ -77,3 +77,52 @@ import WebContentCore
         #expect(navigation == .back && slide.from == 400 && slide.to == 800)
     }
 }
+
+/// The same through the processes: a window's click, scroll and resize on a real tab.
+@Suite(.serialized) struct WindowPageTests {
+    let page = """
+        <title>P</title><body style='margin:0'>
+        <div id=hit style='background-color:#0000ff;width:100px'>hit</div>
+        <div style='background-color:#ffff00'><a id=stay href='http://x.example/next'>stay</a></div>
+        <div id=flag style='background-color:#ff00ff;width:50px'>flag</div>
+        <div style='padding-bottom:1000px'></div><div style='background-color:#008080'>far</div>
+        <script>
+        var flag = document.getElementById('flag'), seen = [];
+        document.getElementById('hit').addEventListener('click', function (e) { seen.push(e.type + ' ' + e.clientX); flag.style.backgroundColor = 'rgb(0, 255, 0)'; });
+        document.getElementById('hit').addEventListener('mousedown', function (e) { seen.push(e.type); });
+        document.getElementById('stay').onclick = function (e) { e.preventDefault(); flag.style.backgroundColor = 'rgb(255, 128, 0)'; };
+        </script>
+        """
+
+    func rgb(_ tab: Tab, _ x: Int, _ y: Int) -> [UInt8] {
+        guard let p = tab.layer?.pixel(x: x, y: y) else { return [] }
+        return [p.red, p.green, p.blue]
+    }
+
+    @Test func clicksGoThroughTheDOMAndScrollAndResizeRelayout() throws {
+        let browser = try makeBrowser()
+        let tab = try browser.openTab()
+        browser.navigate(tab, .html(page, baseURL: "http://p.example/"))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        // The listener's div (first line), then the link whose onclick cancels it (second line).
+        browser.click(tab, x: 20, y: 8)
+        #expect(browser.command(tab, "execute", ["return seen.join()", "[]"])?.json == #"{"value":"mousedown,click 20"}"#)
+        #expect(rgb(tab, 45, 45) == [0, 255, 0])
+        browser.click(tab, x: 10, y: 27)
+        #expect(rgb(tab, 45, 45) == [255, 128, 0])
+        #expect(tab.history.count == 1 && tab.url == "http://p.example/")
+        // Scrolled: the page moves up, clamped at its bottom; the entry keeps the position.
+        #expect(browser.setScroll(tab, y: 38) == 38)
+        #expect(rgb(tab, 45, 8) == [255, 128, 0])   // the flag's line, now at the top
+        let bottom = browser.setScroll(tab, y: 1e7)
+        #expect(bottom > 700 && bottom < 1200 && tab.history[0].scrollY == bottom)
+        #expect(rgb(tab, 200, 290) == [0, 128, 128])
+        #expect(browser.command(tab, "execute", ["return scrollY", "[]"])?.json == "{\"value\":\(Int(bottom))}")
+        // Resized: laid out again at the new width (the full-width band follows).
+        browser.setScroll(tab, y: 0)
+        browser.resize(width: 200, height: 150)
+        #expect(tab.layer?.width == 200 && tab.layer?.height == 150)
+        #expect(browser.command(tab, "execute", ["return innerWidth", "[]"])?.json == #"{"value":200}"#)
+        #expect(rgb(tab, 190, 27) == [255, 255, 0])
+    }
+}
