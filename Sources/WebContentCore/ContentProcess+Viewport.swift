@@ -22,7 +22,8 @@ extension ContentProcess {
         guard let page = laidOut else { return }
         scrollY = min(max(scrollY, 0), maxScrollY)
         scripts?.scrollY = Double(scrollY)
-        let list = scrollY == 0 ? page.list : page.list.scrolled(to: (scrollY * zoom).rounded())
+        // Only what shows goes to the rendering process (a long page's list is far larger).
+        let list = page.contentHeight * zoom <= page.list.height ? page.list : page.list.scrolled(to: (scrollY * zoom).rounded())
         do {
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
@@ -33,7 +34,8 @@ extension ContentProcess {
             }
         } catch {
             ContentProcess.log("rendering failed: \(error)")
-            dropRendering()
+            // A frame too large was never sent: the connection is still good.
+            if case .oversized = error as? IPCError {} else { dropRendering() }
             throw error
         }
     }

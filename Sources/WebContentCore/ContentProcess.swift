@@ -205,7 +205,7 @@ public final class ContentProcess {
             laidOut = page
         } catch {
             ContentProcess.log("rendering failed: \(error)")
-            dropRendering()
+            if case .oversized = error as? IPCError {} else { dropRendering() }
             throw error
         }
         try present()
