@@ -38,9 +38,29 @@ struct BoxStyle {
 /// A piece of inline content.
 enum InlineItem {
     /// A word (no spaces; for `pre`, a whole line), preceded by collapsible white space or not.
-    case word(String, BoxStyle, spaceBefore: Bool)
+    case word(String, WordStyle, spaceBefore: Bool)
     /// `<br>` or a newline in `pre`.
     case lineBreak
+}
+
+/// What a word needs of its element's style, shared by the words of a text (a page has
+/// millions of words: a `BoxStyle` each was most of a long page's layout memory and time).
+final class WordStyle {
+    let font: Font
+    let color: Color
+    let underline: Bool
+    let preformatted: Bool
+    let link: String?
+    let element: Element?
+
+    init(_ s: BoxStyle) {
+        font = s.font
+        color = s.color
+        underline = s.underline
+        preformatted = s.preformatted
+        link = s.link
+        element = s.element
+    }
 }
 
 /// A block box: either block children or inline content (an anonymous block wraps inline
@@ -284,7 +304,8 @@ struct BoxBuilder {
         if block { box.inlines.append(.lineBreak) }
     }
 
-    func addText(_ data: String, to box: BlockBox, style: BoxStyle) {
+    func addText(_ data: String, to box: BlockBox, style boxStyle: BoxStyle) {
+        let style = WordStyle(boxStyle)
         if style.preformatted {
             var first = true
             for line in data.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -91,7 +91,7 @@ struct Painter {
     struct Placed {
         var x: Float
         var text: String
-        var style: BoxStyle
+        var style: WordStyle
         var width: Float
     }
 
