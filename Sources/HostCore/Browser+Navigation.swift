@@ -107,7 +107,11 @@ extension Browser {
     public func fitToViewport(_ tab: Tab) {
         guard tab.isAlive, tab.state == .loaded, tab.laidOutViewport != (viewportWidth, viewportHeight) else { return }
         tab.laidOutViewport = (viewportWidth, viewportHeight)
-        _ = command(tab, "resize", [String(viewportWidth), String(viewportHeight)])
+        // The answer is the scroll position, clamped to the page's new height.
+        if let answer = command(tab, "resize", [String(viewportWidth), String(viewportHeight)]),
+           answer.json.hasPrefix("{\"value\":"), let y = Double(answer.json.dropFirst(9).dropLast()) {
+            tab.scrollY = y
+        }
     }
 
     /// Makes `tab` the selected one (the window shows it; WebDriver's current window).

@@ -386,6 +386,14 @@ public final class Browser {
             tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
         case .navigate(let url):
             navigate(tab, HistoryEntry(url: url).destination)
+        case .scrolled(let y):
+            // A script scrolled the page: the current entry keeps the position.
+            guard tab.state == .loaded else { return }  // (a late one of the page before: dropped)
+            tab.scrollY = Double(y)
+            if tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != Double(y) {
+                tab.history[tab.historyIndex].scrollY = Double(y)
+                saveHistory(tab, changedFrom: tab.historyIndex)
+            }
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }

@@ -58,7 +58,8 @@ extension ContentProcess {
     }
 
     /// The `resize` command [width, height] (device pixels): the page laid out again in the
-    /// new viewport (the document and its scripts' state kept).
+    /// new viewport (the document and its scripts' state kept). Answers the scroll position
+    /// (clamped to the page's new height).
     func resize(_ arguments: [String]) -> String {
         guard arguments.count == 2, let w = UInt16(arguments[0]), let h = UInt16(arguments[1]),
               (1...16384).contains(w), (1...16384).contains(h) else {
@@ -73,7 +74,7 @@ extension ContentProcess {
         } catch {
             return #"{"error":"unknown error","message":"rendering failed"}"#
         }
-        return #"{"value":null}"#
+        return "{\"value\":\(scrollY)}"
     }
 
     /// The `clickAt` command (x, y in device pixels of the viewport, as the window's page

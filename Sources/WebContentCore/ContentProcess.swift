@@ -181,9 +181,18 @@ public final class ContentProcess {
     @discardableResult
     func afterScripts(announce: Bool) -> UInt32 {
         var rendered: UInt32 = 0
+        let scrollTo = scripts?.requestedScroll
+        scripts?.requestedScroll = nil
+        if let y = scrollTo { scrollY = Float(y) }
         if let bridge = scripts?.bridge, bridge.dirty, let document {
             bridge.dirty = false
             if (try? render(document)) != nil { rendered = frame }
+        } else if scrollTo != nil, laidOut != nil {
+            if (try? present()) != nil { rendered = frame }
+        }
+        if scrollTo != nil, laidOut != nil {
+            // The position shown (clamped): the host's history entry keeps it.
+            try? host.send(message: ContentMessage.scrolled(y: scrollY))
         }
         if announce, let target = scripts?.pendingNavigation {
             scripts?.pendingNavigation = nil
@@ -309,6 +318,9 @@ public final class ContentProcess {
             scripts.startPage(document, url: url)
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
+            if let y = scripts.requestedScroll {
+                scrollY = Float(y)  // shown by the first frame; the host hears of it after `loaded`
+            }
         }
         let title = LayoutEngine.title(of: document)
         guard rendering != nil else {

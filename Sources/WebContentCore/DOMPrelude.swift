@@ -558,6 +558,11 @@ function runTimers() {
   return next;
 }
 
+function scrollTarget(x, y, from) {
+  const top = (x !== null && typeof x === 'object') ? x.top : y;
+  const n = Number(top);
+  return from + (Number.isFinite(n) ? n : 0);
+}
 const api = {
   window: global, self: global, globalThis: global, document, location, navigator: { userAgent: 'Sable/0.1', language: 'en-US', languages: ['en-US'], cookieEnabled: false, onLine: true },
   Node, Element, HTMLElement, HTMLAnchorElement, HTMLTemplateElement, HTMLScriptElement, HTMLImageElement, HTMLInputElement,
@@ -569,6 +574,11 @@ const api = {
   clearInterval(id) { timers.delete(id); },
   requestAnimationFrame(f) { return addTimer(() => f(N.now()), 16, [], false); },
   cancelAnimationFrame(id) { timers.delete(id); },
+  // Vertical scrolling (the page has no horizontal scroll): the content process shows the
+  // page from there after the script task and tells the host (the history entry keeps it).
+  scrollTo(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
+  scroll(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
+  scrollBy(x, y) { H.scrollTo(scrollTarget(x, y, H.viewport()[3])); },
   queueMicrotask(f) { Promise.resolve().then(f); },
   addEventListener: EventTarget.prototype.addEventListener,
   removeEventListener: EventTarget.prototype.removeEventListener,

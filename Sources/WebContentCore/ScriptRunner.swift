@@ -42,6 +42,8 @@ final class ScriptRunner {
     var zoom = 1.0
     /// How far the page is scrolled down (`scrollY`, CSS pixels).
     var scrollY = 0.0
+    /// Where a script asked the page to scroll (`scrollTo`), applied after its task.
+    var requestedScroll: Double?
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
     let start = Clock.monotonicNanoseconds()
@@ -89,6 +91,7 @@ final class ScriptRunner {
         }
         pageNumber += 1
         pendingNavigation = nil
+        requestedScroll = nil
         let bridge = DOMBridge(document: document, url: url)
         self.bridge = bridge
         pendingExternal = []
@@ -115,6 +118,15 @@ final class ScriptRunner {
         let pid = getpid(), page = pageNumber
         func def(_ name: String, _ body: @escaping ([JSValue]) throws -> Any?) {
             o.setValue(JSValue(function: body, name: name, in: context), forProperty: name)
+        }
+        def("scrollTo") { [weak self] a in
+            let y = a.first?.toDouble() ?? 0
+            if y.isFinite, let self {
+                let target = max(0, min(y, 16_777_216))
+                self.requestedScroll = target
+                self.scrollY = target  // read back at once, as browsers do (clamped when shown)
+            }
+            return nil
         }
         def("resolve") { a in WebURL(a.first?.toString() ?? "", base: base)?.href }
         def("navigate") { [weak self] a in

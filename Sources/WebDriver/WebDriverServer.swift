@@ -147,7 +147,7 @@ public final class WebDriverServer {
         session = Session(id: id, current: tab)
         let capabilities: JSON = .object([
             ("browserName", .string("sable")), ("browserVersion", .string("0.1")), ("platformName", .string("linux")),
-            ("acceptInsecureCerts", .bool(false)), ("pageLoadStrategy", .string("normal")), ("setWindowRect", .bool(false)),
+            ("acceptInsecureCerts", .bool(false)), ("pageLoadStrategy", .string("normal")), ("setWindowRect", .bool(true)),
             ("strictFileInteractability", .bool(false)), ("unhandledPromptBehavior", .string("dismiss and notify")),
             ("timeouts", .object([("script", .number(30_000)), ("pageLoad", .number(300_000)), ("implicit", .number(0))])),
         ])

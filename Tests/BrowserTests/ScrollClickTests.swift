@@ -126,3 +126,23 @@ import WebContentCore
         #expect(rgb(tab, 190, 27) == [255, 255, 0])
     }
 }
+
+@Suite(.serialized) struct ScriptScrollTests {
+    @Test func scrollToFromAScriptScrollsThePageAndTheEntryKeepsIt() throws {
+        let browser = try makeBrowser()
+        let tab = try browser.openTab()
+        let page = "<title>S</title><body style='margin:0'><div style='background-color:#ff0000'>top</div>"
+            + "<div style='padding-bottom:2000px'></div><div style='background-color:#0000ff'>bottom</div>"
+        browser.navigate(tab, .html(page, baseURL: "http://s.example/"))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        #expect(browser.command(tab, "execute", ["scrollTo(0, 100); return scrollY", "[]"])?.json == #"{"value":100}"#)
+        #expect(pump(browser, seconds: 5) { tab.scrollY == 100 && tab.history[0].scrollY == 100 })
+        #expect(browser.command(tab, "execute", ["scrollBy({top: 50}); return pageYOffset", "[]"])?.json == #"{"value":150}"#)
+        #expect(pump(browser, seconds: 5) { tab.scrollY == 150 })
+        // Past the bottom: clamped when shown; the bottom's blue band is at the viewport's foot.
+        _ = browser.command(tab, "execute", ["scrollTo(0, 1e6)", "[]"])
+        #expect(pump(browser, seconds: 5) { tab.scrollY > 1500 && tab.scrollY < 2100 })
+        let p = tab.layer?.pixel(x: 300, y: 290)
+        #expect(p.map { [$0.red, $0.green, $0.blue] } == [0, 0, 255])
+    }
+}

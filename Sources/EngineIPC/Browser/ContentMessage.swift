@@ -22,6 +22,8 @@
 //                                                  its JSON answer; the frame rendered after it
 //                                                  (0: none), a navigation it started ("" none)
 //   content -> host   navigate(url)                a script navigated outside a command (timer)
+//   content -> host   scrolled(y)                  a script scrolled the page (`scrollTo`): the
+//                                                  position shown, for the history entry
 //   host -> content   shutdown
 //
 // `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
@@ -74,12 +76,13 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
     case command(id: UInt32, name: String, arguments: [String])
     case commandResult(id: UInt32, json: String, frame: UInt32, navigation: String)
     case navigate(url: String)
+    case scrolled(y: Float)
 
     /// A page or a file goes through here: the networking limit.
     public static let maxPayload = Frame.defaultMaxPayload
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled
     }
 
     public var frame: Frame {
@@ -112,6 +115,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .commandResult(let id, let json, let frame, let navigation):
             kind = .commandResult; w.u32(id); w.string(json); w.u32(frame); w.string(navigation)
         case .navigate(let url): kind = .navigate; w.string(url)
+        case .scrolled(let y): kind = .scrolled; w.u32(y.bitPattern)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -154,6 +158,10 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             self = .command(id: id, name: name, arguments: arguments)
         case .commandResult: self = .commandResult(id: try r.u32(), json: try r.string(), frame: try r.u32(), navigation: try r.string())
         case .navigate: self = .navigate(url: try r.string())
+        case .scrolled:
+            let y = Float(bitPattern: try r.u32())
+            guard y.isFinite, y >= 0, y <= 16_777_216 else { throw .malformed("bad scroll position") }
+            self = .scrolled(y: y)
         }
         try r.finish()
     }
