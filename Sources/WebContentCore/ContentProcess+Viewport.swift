@@ -89,7 +89,8 @@ extension ContentProcess {
         let cx = x / zoom, cy = y / zoom
         let px = cx, py = cy + scrollY
         if let scripts, scripts.hasPage {
-            guard let element = laidOut?.element(atX: px, y: py) else { return (#"{"value":null}"#, "") }
+            // Below the content (or on the canvas): the root element gets it, as in browsers.
+            guard let element = laidOut?.element(atX: px, y: py) ?? document?.documentElement else { return (#"{"value":null}"#, "") }
             let json = scripts.click(element, clientX: Double(cx), clientY: Double(cy))
             let navigation = scripts.pendingNavigation ?? ""
             scripts.pendingNavigation = nil
