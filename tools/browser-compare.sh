@@ -13,7 +13,10 @@ if [ -z "$CHROMIUM" ] || [ -z "$CHROMEDRIVER" ]; then
   echo "browser-compare: needs chromium and chromedriver (apt-get install chromium chromium-driver)" >&2
   exit 2
 fi
+# setup.sh reads the positional parameters: only the sable path (or nothing: it builds).
 SABLE_ARG=()
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then SABLE_ARG=("$1"); shift; fi
-. tools/browser-e2e/setup.sh "${SABLE_ARG[@]}"
-exec timeout 600 "$VENV/bin/python" tools/browser-compare/compare.py "$(realpath "$SABLE")" "$CHROMIUM" "$CHROMEDRIVER" "$@"
+REST=("$@")
+set -- "${SABLE_ARG[@]}"
+. tools/browser-e2e/setup.sh "$@"
+exec timeout 600 "$VENV/bin/python" tools/browser-compare/compare.py "$(realpath "$SABLE")" "$CHROMIUM" "$CHROMEDRIVER" "${REST[@]}"

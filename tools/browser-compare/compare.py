@@ -207,7 +207,7 @@ def measure(name, make, site):
         title = driver.title
         print(f'  navigate -> load, 1 MB page ({len(PAGES["/big.html"]):,} bytes; title {title!r}): {median_ms(times)}')
         time.sleep(2)
-        report_memory('after it, one tab (the 1 MB page loaded and left 8 times)', table(root, skip))
+        report_memory(f'after it, one tab (the 1 MB page loaded and left {RUNS + 1} times)', table(root, skip))
     finally:
         driver.quit()
         if process:
