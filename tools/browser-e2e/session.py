@@ -52,6 +52,13 @@ def page(name):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path.startswith('/to-127/'):
+            # A redirect to the other site (localhost -> 127.0.0.1).
+            self.send_response(302)
+            self.send_header('Location', f'http://127.0.0.1:{self.server.server_address[1]}/{self.path[8:]}')
+            self.send_header('Content-Length', '0')
+            self.end_headers()
+            return
         name = self.path.strip('/').removesuffix('.html')
         if name not in PAGES:
             self.send_error(404)
@@ -201,6 +208,9 @@ def second_run(profile, site1, site2, ending, handles):
           host.history() == (['Page A', 'Page B', 'Page C', 'Page E'], 3), str(host.history()))
     d.get(f'{site2}/a.html')
     check(f'{ending}: another site opens at 100 %', host.zoom() == 1.0 and red_box(d) == 5000, f'{host.zoom()} {red_box(d)}')
+    d.get(f'{site2}/to-127/d.html')
+    check(f'{ending}: a redirect from it to the zoomed site: the page at 150 %', d.title == 'Page D' and host.zoom() == 1.5
+          and red_box(d) == 150 * 75, f'{d.title} {host.zoom()} {red_box(d)}')
     code = host.quit()
     check(f'{ending}: quit ends the browser', code == 0, str(code))
 
