@@ -34,6 +34,12 @@ public final class BrowserWindow {
     /// sliding out while the new page slides in).
     var animation: SwipeAnimation?
     var animationSnapshot: SharedLayer?
+    /// The page a swipe goes to, as it last showed (until its own layer arrives).
+    var incomingSnapshot: SharedLayer?
+    /// The last frame of recently shown history entries (by tab, index and URL), drawn beside
+    /// the page while a swipe moves it, as Safari and GNOME Web do. At most `snapshotLimit`.
+    var snapshots: [(key: String, layer: SharedLayer)] = []
+    static let snapshotLimit = 12
     /// A scroll position asked for by the wheel or keys, not sent yet (the loop sends the
     /// last one: events that come faster than frames coalesce).
     var pendingScrollY: Double?
@@ -216,7 +222,31 @@ public final class BrowserWindow {
         let now = Double(Clock.monotonicNanoseconds()) / 1e6
         animation = SwipeAnimation(offset: offset, navigation: navigation, width: swipe.width, time: now)
         animationSnapshot = browser.selectedTab?.layer
+        incomingSnapshot = browser.selectedTab.flatMap { tab in
+            navigation == .back ? snapshot(of: tab, at: tab.historyIndex - 1) : navigation == .forward ? snapshot(of: tab, at: tab.historyIndex + 1) : nil
+        }
         if trace { log("window: swipe slides from \(Int(offset)) to \(Int(animation!.to))") }
+    }
+
+    func snapshotKey(_ tab: Tab, _ index: Int) -> String? {
+        guard tab.history.indices.contains(index) else { return nil }
+        return "\(tab.id)#\(index)#\(tab.history[index].url)"
+    }
+
+    /// The last frame shown of `tab`'s entry `index` (nil: none kept).
+    func snapshot(of tab: Tab, at index: Int) -> SharedLayer? {
+        guard let key = snapshotKey(tab, index) else { return nil }
+        return snapshots.last { $0.key == key }?.layer
+    }
+
+    /// Keeps the selected tab's current frame as its entry's snapshot.
+    func keepSnapshot() {
+        guard let tab = browser.selectedTab, tab.state == .loaded, let layer = tab.layer,
+              let key = snapshotKey(tab, tab.historyIndex) else { return }
+        if snapshots.last?.key == key && snapshots.last?.layer === layer { return }
+        snapshots.removeAll { $0.key == key }
+        snapshots.append((key, layer))
+        if snapshots.count > BrowserWindow.snapshotLimit { snapshots.removeFirst(snapshots.count - BrowserWindow.snapshotLimit) }
     }
 
     /// The one entry of every user action.
@@ -281,6 +311,7 @@ public final class BrowserWindow {
         now.layer = tab?.layer.map { ObjectIdentifier($0) }
         now.offset = swipe.offset
         now.scrollY = tab?.scrollY ?? 0
+        keepSnapshot()
         if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
            let r = gtk.center(of: reloadButton, in: page) {
             // Where the buttons are relative to the page area (tests click them).
@@ -424,18 +455,29 @@ public final class BrowserWindow {
             let now = Double(Clock.monotonicNanoseconds()) / 1e6
             let arrived = current != nil && current !== w.animationSnapshot
             if let snapshot = w.animationSnapshot { paint(snapshot, cr, at: animation.offset(at: now)) }
-            if arrived, let incoming = animation.incomingOffset(at: now), let current { paint(current, cr, at: incoming) }
+            if let incoming = animation.incomingOffset(at: now) {
+                // The new page once its layer is here, until then how it last looked.
+                if arrived, let current { paint(current, cr, at: incoming) }
+                else if let before = w.incomingSnapshot { paint(before, cr, at: incoming) }
+            }
             // Done when it reached its end and (after a navigation) the new page is here;
             // a page that takes long shows as soon as it arrives.
             if animation.isFinished(at: now) && (arrived || animation.navigation == nil || now > animation.start + animation.duration + 3000) {
                 w.animation = nil
                 w.animationSnapshot = nil
+                w.incomingSnapshot = nil
                 if w.trace { w.log("window: swipe slide done") }
             }
             return
         }
         guard let current else { return }
-        paint(current, cr, at: w.swipe.offset)
+        let offset = w.swipe.offset
+        if offset != 0, let tab = w.browser.selectedTab {
+            // The fingers move the page: the entry it goes to shows beside it.
+            let side = offset > 0 ? w.snapshot(of: tab, at: tab.historyIndex - 1) : w.snapshot(of: tab, at: tab.historyIndex + 1)
+            if let side { paint(side, cr, at: offset > 0 ? offset - Double(width) : offset + Double(width)) }
+        }
+        paint(current, cr, at: offset)
     }
 
     static func paint(_ layer: SharedLayer, _ cr: OpaquePointer?, at x: Double) {

@@ -57,5 +57,34 @@ import HostCore
         #expect(window.animation == nil && window.animationSnapshot == nil)
         cairo_destroy(cr2)
         cairo_surface_destroy(end)
+
+        // While the fingers move the page right, the entry before it shows on its left (its
+        // last frame, kept by the window).
+        window.snapshots = [(window.snapshotKey(tab, 0)!, old)]
+        for i in 0..<10 { _ = window.swipe.scroll(dx: -10, dy: 0, time: Double(i * 10), canGoBack: true, canGoForward: false) }
+        #expect(window.swipe.offset == 100)
+        let tracking = frame(window)
+        #expect(tracking(50, 150) == [255, 0, 0] && tracking(200, 150) == [0, 0, 255])
+        // A slide back whose page has not arrived yet: that entry's snapshot slides in.
+        _ = window.swipe.end()
+        window.animation = SwipeAnimation(offset: 100, navigation: .back, width: 400, time: now - slide.duration / 2)
+        window.animationSnapshot = tab.layer          // (the current layer: nothing new yet)
+        window.incomingSnapshot = old
+        let waiting = frame(window)
+        #expect(waiting(10, 150) == [255, 0, 0] && waiting(380, 150) == [0, 0, 255])
+    }
+
+    /// One frame of the page area (400x300): its pixels' RGB.
+    func frame(_ window: BrowserWindow) -> (Int, Int) -> [UInt8] {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 400, 300)
+        let cr = cairo_create(surface)
+        BrowserWindow.draw(nil, cr, 400, 300, Unmanaged.passUnretained(window).toOpaque())
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var bytes = [UInt8](repeating: 0, count: stride * 300)
+        if let data = cairo_image_surface_get_data(surface) { bytes.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: data, count: stride * 300)) } }
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+        return { x, y in [bytes[y * stride + x * 4 + 2], bytes[y * stride + x * 4 + 1], bytes[y * stride + x * 4]] }
     }
 }
