@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DisplayList
+import DOM
 import EngineIPC
 import Layout
 import WebURL
@@ -38,6 +39,22 @@ extension ContentProcess {
             if case .oversized = error as? IPCError {} else { dropRendering() }
             throw error
         }
+    }
+
+    /// The page's layout as it is now, for scripts' geometry: laid out again (not rendered:
+    /// the frame after the script's task does that) when a script changed the page since.
+    func currentLayout(_ document: Document) -> PageLayout? {
+        let changes = scripts?.bridge?.changes ?? 0
+        guard laidOut == nil || laidOutAtChange != changes, let r = rendering else { return laidOut }
+        fetchStyleSheets(of: document)
+        guard var page = try? layoutEngine().layoutPage(document, measurer: RenderingMeasurer(connection: r, process: self)) else {
+            return laidOut
+        }
+        linkAreas = page.links
+        if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+        laidOut = page
+        laidOutAtChange = changes
+        return page
     }
 
     /// The `scroll` command [y]: the page shown from y (CSS pixels, clamped to the page).

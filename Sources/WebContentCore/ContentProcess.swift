@@ -40,6 +40,8 @@ public final class ContentProcess {
     var laidOut: PageLayout?
     /// How far the page is scrolled down (CSS pixels; clamped to the page when shown).
     var scrollY: Float = 0
+    /// The bindings' change count `laidOut` was made at.
+    var laidOutAtChange = -1
     /// The page's URL (relative `href`s resolve against it).
     var pageURL = ""
     /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
@@ -212,6 +214,7 @@ public final class ContentProcess {
             linkAreas = page.links
             if zoom != 1 { page.list = page.list.scaled(by: zoom) }
             laidOut = page
+            laidOutAtChange = scripts?.bridge?.changes ?? 0
         } catch {
             ContentProcess.log("rendering failed: \(error)")
             if case .oversized = error as? IPCError {} else { dropRendering() }
@@ -315,6 +318,7 @@ public final class ContentProcess {
                 fetchStyleSheets(of: document)
                 return layoutEngine()
             }
+            scripts.pageLayout = { [unowned self] in currentLayout(document) }
             scripts.startPage(document, url: url)
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false

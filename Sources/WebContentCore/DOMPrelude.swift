@@ -214,6 +214,11 @@ const parentNodeMixin = {
   get lastElementChild() { const e = elementsOf(this[ID]); return e.length ? wrap(e[e.length - 1]) : null; },
   get childElementCount() { return elementsOf(this[ID]).length; },
   querySelector(s) { const r = N.querySelectorAll(this[ID], String(s), true); return r.length ? wrap(r[0]) : null; },
+  elementFromPoint(x, y) {
+    if (this.nodeType !== 9) return undefined;
+    const n = N.elementAt(Number(x), Number(y) + H.viewport()[3]);
+    return n < 0 ? (x >= 0 && y >= 0 && x < H.viewport()[0] && y < H.viewport()[1] ? this.documentElement : null) : wrap(n);
+  },
   querySelectorAll(s) { return list(N.querySelectorAll(this[ID], String(s), false)); },
   getElementsByTagName(name) { return list(N.getElementsByTagName(this[ID], String(name))); },
   getElementsByClassName(names) {
@@ -346,7 +351,24 @@ for (const p of ['color', 'background', 'background-color', 'display', 'margin',
 }
 
 // ---- elements -----------------------------------------------------------------------
+class DOMRect {
+  constructor(x = 0, y = 0, width = 0, height = 0) { this.x = x; this.y = y; this.width = width; this.height = height; }
+  get left() { return Math.min(this.x, this.x + this.width); }
+  get top() { return Math.min(this.y, this.y + this.height); }
+  get right() { return Math.max(this.x, this.x + this.width); }
+  get bottom() { return Math.max(this.y, this.y + this.height); }
+  toJSON() { return { x: this.x, y: this.y, width: this.width, height: this.height, top: this.top, left: this.left, right: this.right, bottom: this.bottom }; }
+}
 class Element extends Node {
+  /// Where the element was laid out, relative to the viewport (the page laid out again first
+  /// if a script changed it); zeros when it has no box.
+  getBoundingClientRect() {
+    const r = N.rect(this[ID]);
+    return r ? new DOMRect(r[0], r[1] - H.viewport()[3], r[2], r[3]) : new DOMRect();
+  }
+  getClientRects() { const r = this.getBoundingClientRect(); return r.width || r.height ? [r] : []; }
+  get offsetWidth() { return Math.round(this.getBoundingClientRect().width); }
+  get offsetHeight() { return Math.round(this.getBoundingClientRect().height); }
   get tagName() { return N.nodeName(this[ID]); }
   get id() { return N.getAttribute(this[ID], 'id') ?? ''; }
   set id(v) { N.setAttribute(this[ID], 'id', String(v)); }
@@ -567,7 +589,7 @@ const api = {
   window: global, self: global, globalThis: global, document, location, navigator: { userAgent: 'Sable/0.1', language: 'en-US', languages: ['en-US'], cookieEnabled: false, onLine: true },
   Node, Element, HTMLElement, HTMLAnchorElement, HTMLTemplateElement, HTMLScriptElement, HTMLImageElement, HTMLInputElement,
   HTMLButtonElement, HTMLBodyElement, CharacterData, Text, Comment, Document, DocumentType, DocumentFragment, Attr, NamedNodeMap,
-  DOMTokenList, CSSStyleDeclaration, EventTarget, Event, CustomEvent, UIEvent, MouseEvent,
+  DOMTokenList, CSSStyleDeclaration, DOMRect, EventTarget, Event, CustomEvent, UIEvent, MouseEvent,
   setTimeout(f, d, ...args) { return addTimer(f, d, args, false); },
   setInterval(f, d, ...args) { return addTimer(f, d, args, true); },
   clearTimeout(id) { timers.delete(id); },

@@ -46,6 +46,8 @@ final class ScriptRunner {
     var requestedScroll: Double?
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
+    /// The page's current layout (laid out again if scripts changed it), for geometry.
+    var pageLayout: (() -> PageLayout?)?
     let start = Clock.monotonicNanoseconds()
 
     /// Made before lockdown: the runtime, its realm and its lazy state (stack bounds read
@@ -97,6 +99,7 @@ final class ScriptRunner {
         pendingExternal = []
         bridge.onScriptConnected = { [weak self] script in self?.scriptConnected(script) }
         bridge.layoutEngine = { [weak self] in self?.layoutEngine?() ?? LayoutEngine(viewportWidth: 800, viewportHeight: 600) }
+        bridge.pageLayout = { [weak self] in self?.pageLayout?() }
         let natives = bridge.install(in: context)
         let start = self.start
         natives.setValue(JSValue(function: { _ in Double(Clock.monotonicNanoseconds() - start) / 1e6 }, name: "now", in: context),

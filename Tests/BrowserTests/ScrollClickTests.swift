@@ -146,3 +146,29 @@ import WebContentCore
         #expect(p.map { [$0.red, $0.green, $0.blue] } == [0, 0, 255])
     }
 }
+
+@Suite(.serialized) struct GeometryTests {
+    @Test func boundingRectsAndElementFromPointComeFromTheLayout() throws {
+        let browser = try makeBrowser()
+        let tab = try browser.openTab()
+        let page = "<title>G</title><body style='margin:0'><div id=a style='background-color:#ff0000;width:100px'>a</div>"
+            + "<div id=b style='padding:5px'><span id=s>bb</span></div><div style='padding-bottom:1000px'></div>"
+        browser.navigate(tab, .html(page, baseURL: "http://g.example/"))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        func run(_ script: String) -> String? { browser.command(tab, "execute", [script, "[]"])?.json }
+        // 16 px serif: 19 px lines; b's 5 px padding around its line.
+        #expect(run("var r = document.getElementById('a').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+                == #"{"value":[0,0,100,19]}"#)
+        #expect(run("var r = document.getElementById('b').getBoundingClientRect(); return [r.top, r.height, r.right]")
+                == #"{"value":[19,29,400]}"#)
+        #expect(run("return document.elementFromPoint(8, 28).id") == #"{"value":"s"}"#)
+        #expect(run("return document.elementFromPoint(300, 28).id") == #"{"value":"b"}"#)
+        // Changed by the script, laid out again before it measures; relative to the viewport.
+        #expect(run("document.getElementById('a').style.width = '50px'; return document.getElementById('a').offsetWidth")
+                == #"{"value":50}"#)
+        browser.setScroll(tab, y: 10)
+        #expect(run("return document.getElementById('b').getBoundingClientRect().top") == #"{"value":9}"#)
+        #expect(run("return document.getElementById('nope') === null && document.createElement('p').getBoundingClientRect().width")
+                == #"{"value":0}"#)
+    }
+}

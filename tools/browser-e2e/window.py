@@ -73,12 +73,17 @@ class Window:
         env = dict(os.environ, SABLE_WINDOW_LOG='1', GSK_RENDERER='cairo', GDK_BACKEND='x11', NO_AT_BRIDGE='1', GTK_A11Y='none')
         self.process = subprocess.Popen([SABLE, f'--profile={profile}'], stderr=open(self.log_path, 'w'), env=env)
         self.id = None
-        deadline = time.time() + 30
-        while time.time() < deadline and not self.id:
-            out = xdo('search', '--onlyvisible', '--name', 'Sable')
+        self.find(30)
+        self.layout = None
+
+    def find(self, seconds):
+        """The window's X id (a loaded machine may take long to map it)."""
+        deadline = time.time() + seconds
+        while time.time() < deadline and not self.id and self.process.poll() is None:
+            out = xdo('search', '--onlyvisible', '--pid', str(self.process.pid), '--name', 'Sable')
             self.id = out.split('\n')[0] if out else None
             time.sleep(0.2)
-        self.layout = None
+        return self.id
 
     def log(self):
         with open(self.log_path) as f:
@@ -106,6 +111,8 @@ class Window:
 
     def screenshot(self, name):
         time.sleep(0.4)  # the frame after the last change
+        if not self.find(30):
+            raise RuntimeError(f'no window to take {name} of: ' + self.log()[-2000:])
         path = os.path.join(SHOTS, name + '.png')
         subprocess.run(['import', '-window', self.id, '-depth', '8', 'png24:' + path], check=True, timeout=20)
         return path
