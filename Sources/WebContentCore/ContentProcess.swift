@@ -153,7 +153,13 @@ public final class ContentProcess {
                     let frame = afterScripts(announce: false)
                     try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: navigation))
                 case .command(let id, "scroll", let arguments):
-                    let (json, frame) = scroll(arguments)
+                    var (json, frame) = scroll(arguments)
+                    if frame != 0 {
+                        // The page's scroll listeners run; what they change is in the frame answered.
+                        scripts?.fireScroll()
+                        let after = afterScripts(announce: false)
+                        if after != 0 { frame = after }
+                    }
                     try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: ""))
                 case .command(let id, "resize", let arguments):
                     let json = resize(arguments)

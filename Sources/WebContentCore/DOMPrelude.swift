@@ -679,6 +679,7 @@ return {
   fire(type) {
     if (type === 'DOMContentLoaded') dispatch(document, new Event('DOMContentLoaded', { bubbles: true }));
     else if (type === 'load') { const e = new Event('load'); dispatch(windowTarget, e); }
+    else if (type === 'scroll') dispatch(document, new Event('scroll', { bubbles: true }));
   },
   execute(body, argsJSON) {
     return answer(() => {

@@ -273,6 +273,14 @@ final class ScriptRunner {
         return result.toString()
     }
 
+    /// The page was scrolled (by the user or a script): `scroll` at the document, bubbling
+    /// to the window.
+    func fireScroll() {
+        guard let page else { return }
+        page.invokeMethod("fire", withArguments: ["scroll"])
+        reportException()
+    }
+
     /// Whether a page's bindings are running (a click can go through its DOM).
     var hasPage: Bool { page != nil && bridge != nil }
 

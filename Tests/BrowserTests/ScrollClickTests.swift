@@ -166,8 +166,10 @@ import WebContentCore
         // Changed by the script, laid out again before it measures; relative to the viewport.
         #expect(run("document.getElementById('a').style.width = '50px'; return document.getElementById('a').offsetWidth")
                 == #"{"value":50}"#)
+        _ = run("window.addEventListener('scroll', function () { window.seen = scrollY; })")
         browser.setScroll(tab, y: 10)
         #expect(run("return document.getElementById('b').getBoundingClientRect().top") == #"{"value":9}"#)
+        #expect(run("return window.seen") == #"{"value":10}"#)   // the scroll event reached the window
         #expect(run("return document.getElementById('nope') === null && document.createElement('p').getBoundingClientRect().width")
                 == #"{"value":0}"#)
     }
