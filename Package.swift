@@ -205,7 +205,7 @@ let package = Package(
         // host launches when it is next to sable.
         .executableTarget(name: "sable-worker", dependencies: ["BrowserRoles", "Lockdown"],
                           swiftSettings: strict),
-        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout",
+        .testTarget(name: "BrowserTests", dependencies: ["HostCore", "WebContentCore", "WebDriver", "RenderingCore", "DisplayList", "Layout", "BrowserWindow", "CPangoCairo",
                                                           "EngineIPC", "Lockdown", "CLockdown", "HTML", "DOM"],
                     swiftSettings: strict),
     ]

@@ -30,6 +30,21 @@ public final class BrowserWindow {
     var tabButtons: [(tab: Tab, button: OpaquePointer?)] = []
     var closed = false
     var swipe = SwipeTracker(width: 800)
+    /// The page sliding after a swipe, and the layer of the page it started from (drawn
+    /// sliding out while the new page slides in).
+    var animation: SwipeAnimation?
+    var animationSnapshot: SharedLayer?
+    /// The page a swipe goes to, as it last showed (until its own layer arrives).
+    var incomingSnapshot: SharedLayer?
+    /// The last frame of recently shown history entries (by tab, index and URL), drawn beside
+    /// the page while a swipe moves it, as Safari and GNOME Web do. At most `snapshotLimit`.
+    var snapshots: [(key: String, layer: SharedLayer)] = []
+    static let snapshotLimit = 12
+    /// A scroll position asked for by the wheel or keys, not sent yet (the loop sends the
+    /// last one: events that come faster than frames coalesce).
+    var pendingScrollY: Double?
+    /// The page area's new size, not applied yet.
+    var pendingResize: (width: Int, height: Int)?
     /// What the widgets show, to update only what changed.
     var shown = Shown()
     var tracedLayout = false
@@ -46,6 +61,7 @@ public final class BrowserWindow {
         var zoom = 1.0
         var layer: ObjectIdentifier?
         var offset = 0.0
+        var scrollY = 0.0
     }
 
     /// Opens the window over `browser` (GTK loaded; nil and why when there is no display or no GTK).
@@ -105,11 +121,15 @@ public final class BrowserWindow {
         g.gtk_widget_set_visible(zoomLabel, 0)
         for w in [backButton, forwardButton, reloadButton, address, zoomLabel] { g.gtk_box_append(toolbar, w) }
         page = g.gtk_drawing_area_new()
-        g.gtk_widget_set_size_request(page, width, height)
+        // The window may be made smaller than the first viewport: the page is laid out
+        // again at the page area's size (`resized`).
+        g.gtk_widget_set_size_request(page, min(width, 200), min(height, 150))
+        g.gtk_widget_set_focusable(page, 1)
         g.gtk_widget_set_hexpand(page, 1)
         g.gtk_widget_set_vexpand(page, 1)
         g.gtk_drawing_area_set_draw_func(page, unsafeBitCast(BrowserWindow.draw, to: UnsafeRawPointer.self), me, nil)
         for w in [tabStrip, toolbar, page] { g.gtk_box_append(column, w) }
+        g.connect(page, "resize", unsafeBitCast(BrowserWindow.resized, to: UnsafeRawPointer.self), me)
         g.gtk_window_set_child(window, column)
 
         let clicked = unsafeBitCast(BrowserWindow.clicked, to: UnsafeRawPointer.self)
@@ -150,7 +170,8 @@ public final class BrowserWindow {
         while !closed && !stop() {
             while gtk.g_main_context_iteration(nil, 0) != 0 && !closed {}
             if closed { break }
-            browser.pump(timeoutMilliseconds: 8)
+            applyPending()
+            browser.pump(timeoutMilliseconds: animation != nil ? 4 : 8)
             sync()
         }
         browser.quit()
@@ -163,10 +184,76 @@ public final class BrowserWindow {
         for _ in 0..<50 where gtk.g_main_context_iteration(nil, 0) != 0 {}
     }
 
+    /// What the events asked for since the last turn of the loop: a new size, a scroll.
+    func applyPending() {
+        if let size = pendingResize {
+            pendingResize = nil
+            browser.resize(width: size.width, height: size.height)
+            if trace { log("window: viewport \(browser.viewportWidth)x\(browser.viewportHeight)") }
+        }
+        if let tab = browser.selectedTab { browser.fitToViewport(tab) }
+        if let y = pendingScrollY {
+            pendingScrollY = nil
+            if let tab = browser.selectedTab { browser.setScroll(tab, y: y) }
+        }
+        if animation != nil { gtk.gtk_widget_queue_draw(page) }
+    }
+
+    func log(_ line: String) {
+        let text = line + "\n"
+        _ = text.withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// Scrolls the selected tab's page by `delta` CSS pixels (or to a step's position).
+    func scroll(by delta: Double) {
+        guard let tab = browser.selectedTab, tab.state == .loaded else { return }
+        pendingScrollY = max((pendingScrollY ?? tab.scrollY) + delta, 0)
+    }
+
+    /// Whether the keyboard focus is in the address field (keys that scroll type there).
+    var typingInAddress: Bool {
+        guard let focus = gtk.gtk_root_get_focus(window) else { return false }
+        return focus == address || gtk.gtk_widget_is_ancestor(focus, address) != 0
+    }
+
+    /// Starts the page's slide after a swipe ended at `offset`.
+    func slide(from offset: Double, navigation: Navigation?) {
+        guard offset != 0 || navigation != nil else { return }
+        let now = Double(Clock.monotonicNanoseconds()) / 1e6
+        animation = SwipeAnimation(offset: offset, navigation: navigation, width: swipe.width, time: now)
+        animationSnapshot = browser.selectedTab?.layer
+        incomingSnapshot = browser.selectedTab.flatMap { tab in
+            navigation == .back ? snapshot(of: tab, at: tab.historyIndex - 1) : navigation == .forward ? snapshot(of: tab, at: tab.historyIndex + 1) : nil
+        }
+        if trace { log("window: swipe slides from \(Int(offset)) to \(Int(animation!.to))") }
+    }
+
+    func snapshotKey(_ tab: Tab, _ index: Int) -> String? {
+        guard tab.history.indices.contains(index) else { return nil }
+        return "\(tab.id)#\(index)#\(tab.history[index].url)"
+    }
+
+    /// The last frame shown of `tab`'s entry `index` (nil: none kept).
+    func snapshot(of tab: Tab, at index: Int) -> SharedLayer? {
+        guard let key = snapshotKey(tab, index) else { return nil }
+        return snapshots.last { $0.key == key }?.layer
+    }
+
+    /// Keeps the selected tab's current frame as its entry's snapshot.
+    func keepSnapshot() {
+        guard let tab = browser.selectedTab, tab.state == .loaded, let layer = tab.layer,
+              let key = snapshotKey(tab, tab.historyIndex) else { return }
+        if snapshots.last?.key == key && snapshots.last?.layer === layer { return }
+        snapshots.removeAll { $0.key == key }
+        snapshots.append((key, layer))
+        if snapshots.count > BrowserWindow.snapshotLimit { snapshots.removeFirst(snapshots.count - BrowserWindow.snapshotLimit) }
+    }
+
     /// The one entry of every user action.
     func perform(_ command: WindowCommand) {
         switch command {
         case .navigate(let navigation):
+            pendingScrollY = nil
             if let tab = browser.selectedTab { browser.go(tab, navigation) }
         case .focusAddress:
             _ = gtk.gtk_widget_grab_focus(address)
@@ -195,6 +282,10 @@ public final class BrowserWindow {
             if let tab = browser.selectedTab { browser.zoomOut(tab) }
         case .zoomReset:
             if let tab = browser.selectedTab { browser.resetZoom(tab) }
+        case .scroll(let step):
+            guard let tab = browser.selectedTab, tab.state == .loaded else { return }
+            let from = pendingScrollY ?? tab.scrollY
+            pendingScrollY = step.position(from: from, viewportHeight: Double(browser.viewportHeight) / tab.zoom)
         }
         sync()
     }
@@ -219,6 +310,8 @@ public final class BrowserWindow {
         now.zoom = tab?.zoom ?? 1
         now.layer = tab?.layer.map { ObjectIdentifier($0) }
         now.offset = swipe.offset
+        now.scrollY = tab?.scrollY ?? 0
+        keepSnapshot()
         if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
            let r = gtk.center(of: reloadButton, in: page) {
             // Where the buttons are relative to the page area (tests click them).
@@ -242,7 +335,7 @@ public final class BrowserWindow {
             let line = "window: tabs=\(now.tabs.count) selected=\((browser.tabs.firstIndex { $0 === tab } ?? -1) + 1)"
                 + " back=\(g.gtk_widget_get_sensitive(backButton)) forward=\(g.gtk_widget_get_sensitive(forwardButton))"
                 + " reload=\(g.gtk_widget_get_sensitive(reloadButton)) zoom=\(Int((now.zoom * 100).rounded()))"
-                + " index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
+                + " scroll=\(Int(now.scrollY.rounded())) index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
     }
@@ -282,6 +375,8 @@ public final class BrowserWindow {
     static let activated: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         let w = from(data)
         guard let destination = AddressField.destination(for: w.gtk.entryText(w.address)) else { return }
+        // The page takes the keyboard (Space scrolls it), as in other browsers.
+        _ = w.gtk.gtk_widget_grab_focus(w.page)
         w.perform(.navigate(.to(destination)))
     }
 
@@ -293,7 +388,9 @@ public final class BrowserWindow {
     static let keyPressed: @convention(c) (OpaquePointer?, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Int32 = { _, keyval, _, state, data in
         guard let command = WindowCommand.forKey(keyval, control: state & GTK.controlMask != 0, alt: state & GTK.altMask != 0,
                                                  shift: state & GTK.shiftMask != 0) else { return 0 }
-        from(data).perform(command)
+        let w = from(data)
+        if case .scroll = command, w.typingInAddress { return 0 }  // the field's own keys
+        w.perform(command)
         return 1
     }
 
@@ -305,6 +402,7 @@ public final class BrowserWindow {
 
     static let pageReleased: @convention(c) (OpaquePointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, _, x, y, data in
         let w = from(data)
+        _ = w.gtk.gtk_widget_grab_focus(w.page)
         guard let tab = w.browser.selectedTab else { return }
         w.browser.click(tab, x: x, y: y)
         w.sync()
@@ -312,13 +410,19 @@ public final class BrowserWindow {
 
     static let scrolled: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Int32 = { controller, dx, dy, data in
         let w = from(data)
-        // A mouse wheel's clicks are not a swipe (they have no begin and end).
-        guard let tab = w.browser.selectedTab, w.gtk.gtk_event_controller_scroll_get_unit(controller) != GTK.scrollUnitWheel else { return 0 }
+        guard let tab = w.browser.selectedTab else { return 0 }
+        // A mouse wheel's clicks scroll the page (not a swipe: they have no begin and end).
+        if w.gtk.gtk_event_controller_scroll_get_unit(controller) == GTK.scrollUnitWheel {
+            w.scroll(by: dy * 48)
+            return 1
+        }
         w.swipe.width = Double(max(w.gtk.gtk_widget_get_width(w.page), 1))
         let time = Double(w.gtk.gtk_event_controller_get_current_event_time(controller))
         let used = w.swipe.scroll(dx: dx, dy: dy, time: time, canGoBack: tab.canGoBack, canGoForward: tab.canGoForward)
+        // Two fingers moving up or down: the page scrolls with them (surface pixels).
+        if !used { w.scroll(by: dy / tab.zoom) }
         w.sync()
-        return used ? 1 : 0
+        return 1
     }
 
     static let scrollBegan: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
@@ -328,18 +432,58 @@ public final class BrowserWindow {
 
     static let scrollEnded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         let w = from(data)
-        if let navigation = w.swipe.end() { w.perform(.navigate(navigation)) } else { w.sync() }
+        let offset = w.swipe.offset
+        let navigation = w.swipe.end()
+        w.slide(from: offset, navigation: navigation)
+        if let navigation { w.perform(.navigate(navigation)) } else { w.sync() }
     }
 
-    /// Paints the selected tab's layer (slid by the swipe's offset).
+    static let resized: @convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, width, height, data in
+        let w = from(data)
+        guard width > 0, height > 0 else { return }
+        w.pendingResize = (Int(width), Int(height))
+    }
+
+    /// Paints the selected tab's layer (slid by the swipe's offset); after a swipe, the page
+    /// it started from sliding out and the new one (once its layer is here) sliding in.
     static let draw: @convention(c) (OpaquePointer?, OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = { _, cr, width, height, data in
         let w = from(data)
         cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
         cairo_paint(cr)
-        guard let layer = w.browser.selectedTab?.layer else { return }
+        let current = w.browser.selectedTab?.layer
+        if let animation = w.animation {
+            let now = Double(Clock.monotonicNanoseconds()) / 1e6
+            let arrived = current != nil && current !== w.animationSnapshot
+            if let snapshot = w.animationSnapshot { paint(snapshot, cr, at: animation.offset(at: now)) }
+            if let incoming = animation.incomingOffset(at: now) {
+                // The new page once its layer is here, until then how it last looked.
+                if arrived, let current { paint(current, cr, at: incoming) }
+                else if let before = w.incomingSnapshot { paint(before, cr, at: incoming) }
+            }
+            // Done when it reached its end and (after a navigation) the new page is here;
+            // a page that takes long shows as soon as it arrives.
+            if animation.isFinished(at: now) && (arrived || animation.navigation == nil || now > animation.start + animation.duration + 3000) {
+                w.animation = nil
+                w.animationSnapshot = nil
+                w.incomingSnapshot = nil
+                if w.trace { w.log("window: swipe slide done") }
+            }
+            return
+        }
+        guard let current else { return }
+        let offset = w.swipe.offset
+        if offset != 0, let tab = w.browser.selectedTab {
+            // The fingers move the page: the entry it goes to shows beside it.
+            let side = offset > 0 ? w.snapshot(of: tab, at: tab.historyIndex - 1) : w.snapshot(of: tab, at: tab.historyIndex + 1)
+            if let side { paint(side, cr, at: offset > 0 ? offset - Double(width) : offset + Double(width)) }
+        }
+        paint(current, cr, at: offset)
+    }
+
+    static func paint(_ layer: SharedLayer, _ cr: OpaquePointer?, at x: Double) {
         guard let surface = cairo_image_surface_create_for_data(layer.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                                 Int32(layer.width), Int32(layer.height), Int32(layer.stride)) else { return }
-        cairo_set_source_surface(cr, surface, w.swipe.offset, 0)
+        cairo_set_source_surface(cr, surface, x, 0)
         cairo_paint(cr)
         cairo_surface_destroy(surface)
     }

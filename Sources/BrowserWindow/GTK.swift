@@ -60,6 +60,9 @@ struct GTK {
     let gtk_gesture_click_new: @convention(c) () -> Object?
     let gtk_gesture_single_set_button: @convention(c) (Object?, UInt32) -> Void
     let gtk_gesture_single_get_current_button: @convention(c) (Object?) -> UInt32
+    let gtk_widget_set_focusable: @convention(c) (Object?, Int32) -> Void
+    let gtk_widget_is_ancestor: @convention(c) (Object?, Object?) -> Int32
+    let gtk_root_get_focus: @convention(c) (Object?) -> Object?
     let g_signal_connect_data: @convention(c) (Object?, CString?, Callback?, UnsafeMutableRawPointer?, Callback?, Int32) -> UInt
     let g_main_context_iteration: @convention(c) (OpaquePointer?, Int32) -> Int32
 
@@ -149,6 +152,9 @@ struct GTK {
         gtk_gesture_click_new = try f("gtk_gesture_click_new")
         gtk_gesture_single_set_button = try f("gtk_gesture_single_set_button")
         gtk_gesture_single_get_current_button = try f("gtk_gesture_single_get_current_button")
+        gtk_widget_set_focusable = try f("gtk_widget_set_focusable")
+        gtk_widget_is_ancestor = try f("gtk_widget_is_ancestor")
+        gtk_root_get_focus = try f("gtk_root_get_focus")
         g_signal_connect_data = try f("g_signal_connect_data")
         g_main_context_iteration = try f("g_main_context_iteration")
     }

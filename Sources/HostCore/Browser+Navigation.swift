@@ -67,14 +67,51 @@ extension Browser {
         saveHistory(tab, changedFrom: tab.historyIndex)
     }
 
-    /// The window scrolled `tab`'s page: kept in the current entry (back and forward come
-    /// back to it).
-    public func setScroll(_ tab: Tab, y: Double) {
-        let y = max(0, y.isFinite ? y : 0)
+    /// Scrolls `tab`'s page to `y` (CSS pixels from the top; the window's wheel and keys,
+    /// WebDriver's `sable/scroll`): the content process shows the page from there, clamped
+    /// to the page's height, and the position it answers is kept in the current entry (back
+    /// and forward come back to it). Answers the position.
+    @discardableResult
+    public func setScroll(_ tab: Tab, y: Double) -> Double {
+        var y = max(0, y.isFinite ? min(y, 16_777_216) : 0)
+        if tab.isAlive, tab.state == .loaded, let answer = command(tab, "scroll", [String(y)]) {
+            guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
+            y = v
+        }
         tab.scrollY = y
-        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return }
+        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return y }
         tab.history[tab.historyIndex].scrollY = y
         saveHistory(tab, changedFrom: tab.historyIndex)
+        return y
+    }
+
+    /// The page area's new size (device pixels): every loaded tab is laid out again in it
+    /// (the selected one first), error pages are painted again; new loads use it.
+    public func resize(width: Int, height: Int) {
+        let w = UInt16(clamping: min(max(width, 1), 16384)), h = UInt16(clamping: min(max(height, 1), 16384))
+        guard w != viewportWidth || h != viewportHeight else { return }
+        viewportWidth = w
+        viewportHeight = h
+        let ordered = (selectedTab.map { [$0] } ?? []) + tabs.filter { $0 !== selectedTab }
+        for tab in ordered {
+            if tab.isAlive && tab.state == .loaded {
+                fitToViewport(tab)
+            } else if let page = tab.errorPage, !tab.isLoading {
+                showError(tab, title: page.title, detail: page.detail)
+            }
+        }
+    }
+
+    /// Lays `tab`'s page out again if it was laid out in a viewport of another size (it was
+    /// loading when the window was resized).
+    public func fitToViewport(_ tab: Tab) {
+        guard tab.isAlive, tab.state == .loaded, tab.laidOutViewport != (viewportWidth, viewportHeight) else { return }
+        tab.laidOutViewport = (viewportWidth, viewportHeight)
+        // The answer is the scroll position, clamped to the page's new height.
+        if let answer = command(tab, "resize", [String(viewportWidth), String(viewportHeight)]),
+           answer.json.hasPrefix("{\"value\":"), let y = Double(answer.json.dropFirst(9).dropLast()) {
+            tab.scrollY = y
+        }
     }
 
     /// Makes `tab` the selected one (the window shows it; WebDriver's current window).
@@ -82,6 +119,7 @@ extension Browser {
         guard tabs.contains(where: { $0 === tab }), selectedTab !== tab else { return }
         selectedTab = tab
         saveToProfile("the selected tab") { try $0.setSelected(tab.id) }
+        fitToViewport(tab)
     }
 
     /// A click of the window's page area at (x, y) in the layer's pixels: a link there is

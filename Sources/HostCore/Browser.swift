@@ -60,6 +60,10 @@ public final class Browser {
     }
 
     public let options: Options
+    /// The page area's size in device pixels (the options' at first; the window's when it
+    /// is resized: `resize`).
+    public internal(set) var viewportWidth: UInt16
+    public internal(set) var viewportHeight: UInt16
     public private(set) var networking: Service!
     public private(set) var rendering: Service!
     public internal(set) var tabs: [Tab] = []
@@ -88,6 +92,8 @@ public final class Browser {
     /// Launches the networking and rendering processes.
     public init(options: Options) throws(Failure) {
         self.options = options
+        viewportWidth = options.viewportWidth
+        viewportHeight = options.viewportHeight
         networking = try launch("networking")
         rendering = try launch("rendering")
     }
@@ -185,6 +191,7 @@ public final class Browser {
         tab.process = process  // the old WorkerProcess (reaped) closes its socket
         tab.connection = connection
         tab.commandResults = [:]
+        tab.contentFrame = 0
         tab.state = .starting
         startContent(tab)
         guard tab.state == .ready else { return false }
@@ -241,12 +248,15 @@ public final class Browser {
         default: break
         }
         tab.state = .loading(id)
+        tab.laidOutViewport = (viewportWidth, viewportHeight)
+        tab.pendingZoom = nil
+        tab.minimumFrame = 0
         tab.zoom = zoomLevel(for: HistoryEntry(destination).url)
         tab.loadDeadline = Clock.monotonicNanoseconds() + options.loadTimeoutNanoseconds
         do {
             try tab.connection.send(message: ContentMessage.load(
-                LoadRequest(id: id, destination: destination, viewportWidth: options.viewportWidth, viewportHeight: options.viewportHeight,
-                            zoom: Float(tab.zoom))))
+                LoadRequest(id: id, destination: destination, viewportWidth: viewportWidth, viewportHeight: viewportHeight,
+                            zoom: Float(tab.zoom), scrollY: Float(min(max(tab.scrollY, 0), 16_777_216)))))
         } catch {
             contentFailed(tab, error)
         }
@@ -256,7 +266,9 @@ public final class Browser {
     public func waitForPage(_ tab: Tab, timeout: Double = 60) -> Bool {
         let deadline = Clock.monotonicNanoseconds() + UInt64(timeout * 1e9)
         while Clock.monotonicNanoseconds() < deadline {
-            if !tab.isLoading && tab.layersReceived > tab.layersAtLoad { return true }
+            if !tab.isLoading && tab.layersReceived > tab.layersAtLoad && (tab.contentFrame >= tab.minimumFrame || !tab.isAlive) {
+                return true
+            }
             pump(timeoutMilliseconds: 100)
         }
         return false
@@ -338,6 +350,21 @@ public final class Browser {
             tab.url = url
             tab.title = title
             tab.error = nil
+            // A redirect to another site: the page takes that site's zoom before it counts
+            // as loaded (its first frame was laid out at the zoom of the URL asked for).
+            let level = zoomLevel(for: url)
+            if abs(level - tab.zoom) > 0.0001, tab.pendingZoom == nil {
+                let command = nextCommandID()
+                do {
+                    try tab.connection.send(message: ContentMessage.command(id: command, name: "zoom", arguments: [String(level)]))
+                } catch {
+                    contentFailed(tab, error)
+                    return
+                }
+                tab.zoom = level
+                tab.pendingZoom = (command, url, title)
+                return
+            }
             tab.state = .loaded
             committed(tab, url: url, title: title)
         case .loadFailed(let id, let url, let reason):
@@ -348,9 +375,25 @@ public final class Browser {
         case .bootstrapped:
             break
         case .commandResult(let id, let json, let frame, let navigation):
+            if let pending = tab.pendingZoom, pending.command == id {
+                // The redirected page at its site's zoom: now it is loaded (once that frame is here).
+                tab.pendingZoom = nil
+                tab.minimumFrame = frame
+                tab.state = .loaded
+                committed(tab, url: pending.url, title: pending.title)
+                return
+            }
             tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
         case .navigate(let url):
             navigate(tab, HistoryEntry(url: url).destination)
+        case .scrolled(let y):
+            // A script scrolled the page: the current entry keeps the position.
+            guard tab.state == .loaded else { return }  // (a late one of the page before: dropped)
+            tab.scrollY = Double(y)
+            if tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != Double(y) {
+                tab.history[tab.historyIndex].scrollY = Double(y)
+                saveHistory(tab, changedFrom: tab.historyIndex)
+            }
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }
@@ -421,8 +464,8 @@ public final class Browser {
     /// Paints the host's own page for `tab` (an error) through the rendering process.
     func showError(_ tab: Tab, title: String, detail: String) {
         tab.errorPage = (title, detail)
-        let list = ErrorPage.displayList(title: title, detail: detail, width: Float(options.viewportWidth),
-                                         height: Float(options.viewportHeight))
+        let list = ErrorPage.displayList(title: title, detail: detail, width: Float(viewportWidth),
+                                         height: Float(viewportHeight))
         tab.hostFrames += 1
         do {
             try rendering.control.send(message: RenderingControlMessage.render(id: tab.id, frame: 0x8000_0000 | tab.hostFrames,

@@ -104,3 +104,58 @@ public struct SwipeTracker: Sendable {
         return nil
     }
 }
+
+/// The page sliding after the fingers lift: out of the way (to the right for back, to the
+/// left for forward) while the other page slides in behind it, or back to rest when the
+/// swipe did not navigate. Eased out (fast first, as the fingers left it), over a time
+/// proportional to the distance left. Pure: the window asks where the page is at a time.
+public struct SwipeAnimation: Sendable, Equatable {
+    /// Where the page was when the fingers lifted, and where it goes (px).
+    public let from: Double
+    public let to: Double
+    /// When it started and how long it takes (ms).
+    public let start: Double
+    public let duration: Double
+    /// The navigation it shows (nil: the page slides back, nothing happens).
+    public let navigation: Navigation?
+    /// The page's width: the incoming page is a width away from the outgoing one.
+    public let width: Double
+
+    /// A whole width takes this long (ms); a shorter way proportionally less (at least 60 ms).
+    public static let fullDuration = 250.0
+
+    /// After a swipe that ended at `offset` with `navigation` (from `SwipeTracker.end`).
+    public init(offset: Double, navigation: Navigation?, width: Double, time: Double) {
+        let width = max(width, 1)
+        from = offset
+        switch navigation {
+        case .back: to = width
+        case .forward: to = -width
+        default: to = 0
+        }
+        self.navigation = navigation
+        self.width = width
+        start = time
+        duration = max(SwipeAnimation.fullDuration * min(abs(to - from) / width, 1), 60)
+    }
+
+    /// How far along it is at `time` (0...1, eased out: 1 - (1 - t)^3).
+    public func progress(at time: Double) -> Double {
+        let t = min(max((time - start) / duration, 0), 1)
+        return 1 - (1 - t) * (1 - t) * (1 - t)
+    }
+
+    /// Where the page that was swiped is at `time`.
+    public func offset(at time: Double) -> Double {
+        from + (to - from) * progress(at: time)
+    }
+
+    /// Where the page that comes in (the one navigated to) is at `time`: beside the outgoing
+    /// one, on the side it slides away from; nil when nothing comes in.
+    public func incomingOffset(at time: Double) -> Double? {
+        guard navigation != nil else { return nil }
+        return offset(at: time) - (to > 0 ? width : -width)
+    }
+
+    public func isFinished(at time: Double) -> Bool { time >= start + duration }
+}

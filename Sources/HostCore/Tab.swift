@@ -37,6 +37,13 @@ public final class Tab {
     var hostFrames: UInt32 = 0
     /// The last frame of the content process shown (its layers' frame numbers).
     var contentFrame: UInt32 = 0
+    /// The viewport (device pixels) the page was last laid out in.
+    var laidOutViewport: (width: UInt16, height: UInt16) = (0, 0)
+    /// A load is complete once this frame is shown (the frame of a zoom after a redirect).
+    var minimumFrame: UInt32 = 0
+    /// A loaded page laid out again at its final site's zoom (after a cross-site redirect):
+    /// the zoom command's id, and the load's URL and title, reported when it answers.
+    var pendingZoom: (command: UInt32, url: String, title: String)?
     /// Answers of the content process to `command`s, by id, until taken.
     var commandResults: [UInt32: CommandResult] = [:]
     /// The session history (the back-forward list) and the current entry's index (-1: none).

@@ -13,6 +13,27 @@ public enum WindowCommand: Equatable, Sendable {
     case zoomIn
     case zoomOut
     case zoomReset
+    /// Scrolls the page (Space, Page Up/Down, the arrows, Home, End; not while typing in
+    /// the address field).
+    case scroll(ScrollStep)
+
+    public enum ScrollStep: Equatable, Sendable {
+        case lineUp, lineDown, pageUp, pageDown, top, bottom
+
+        /// The new position (CSS pixels) from `y` in a viewport `height` CSS pixels tall (the
+        /// page clamps it to its height).
+        public func position(from y: Double, viewportHeight height: Double) -> Double {
+            let line = 40.0, page = max(height * 0.875, line)
+            switch self {
+            case .lineUp: return max(y - line, 0)
+            case .lineDown: return y + line
+            case .pageUp: return max(y - page, 0)
+            case .pageDown: return y + page
+            case .top: return 0
+            case .bottom: return 16_777_216
+            }
+        }
+    }
 
     /// Keyboard shortcuts as in other browsers. `keyval`: an X11/GDK keysym; modifiers as flags.
     public static func forKey(_ keyval: UInt32, control: Bool, alt: Bool, shift: Bool) -> WindowCommand? {
@@ -32,6 +53,13 @@ public enum WindowCommand: Equatable, Sendable {
         case (0x2b, true, false), (0x3d, true, false), (0xffab, true, false): return .zoomIn     // Ctrl+plus, Ctrl+=, keypad +
         case (0x2d, true, false), (0xffad, true, false), (0x5f, true, false): return .zoomOut   // Ctrl+minus, keypad -
         case (0x30, true, false), (0xffb0, true, false): return .zoomReset                     // Ctrl+0
+        case (0x20, false, false): return .scroll(shift ? .pageUp : .pageDown)                 // Space, Shift+Space
+        case (0xff56, false, false): return .scroll(.pageDown)                                 // Page Down
+        case (0xff55, false, false): return .scroll(.pageUp)                                   // Page Up
+        case (0xff54, false, false): return .scroll(.lineDown)                                 // Down
+        case (0xff52, false, false): return .scroll(.lineUp)                                   // Up
+        case (0xff50, false, false): return .scroll(.top)                                      // Home
+        case (0xff57, false, false): return .scroll(.bottom)                                   // End
         default: return nil
         }
     }

@@ -31,14 +31,36 @@ struct BoxStyle {
     var alignRight = false
     /// The `href` of the link this text is in (inherited): where a click on it goes.
     var link: String?
+    /// The element this box or text belongs to (the innermost one): what a click there hits.
+    var element: Element?
 }
 
 /// A piece of inline content.
 enum InlineItem {
     /// A word (no spaces; for `pre`, a whole line), preceded by collapsible white space or not.
-    case word(String, BoxStyle, spaceBefore: Bool)
+    case word(String, WordStyle, spaceBefore: Bool)
     /// `<br>` or a newline in `pre`.
     case lineBreak
+}
+
+/// What a word needs of its element's style, shared by the words of a text (a page has
+/// millions of words: a `BoxStyle` each was most of a long page's layout memory and time).
+final class WordStyle {
+    let font: Font
+    let color: Color
+    let underline: Bool
+    let preformatted: Bool
+    let link: String?
+    let element: Element?
+
+    init(_ s: BoxStyle) {
+        font = s.font
+        color = s.color
+        underline = s.underline
+        preformatted = s.preformatted
+        link = s.link
+        element = s.element
+    }
 }
 
 /// A block box: either block children or inline content (an anonymous block wraps inline
@@ -117,6 +139,7 @@ struct BoxBuilder {
         s.centered = parent.centered
         s.alignRight = parent.alignRight
         s.link = parent.link
+        s.element = e
         let em = s.font.size
         switch e.localName {
         case "body":
@@ -240,6 +263,7 @@ struct BoxBuilder {
                 s.centered = inherited.centered
                 s.alignRight = inherited.alignRight
                 s.preformatted = inherited.preformatted
+                s.element = inherited.element
                 let a = BlockBox(style: s)
                 box.children.append(a)
                 anonymous = a
@@ -280,7 +304,8 @@ struct BoxBuilder {
         if block { box.inlines.append(.lineBreak) }
     }
 
-    func addText(_ data: String, to box: BlockBox, style: BoxStyle) {
+    func addText(_ data: String, to box: BlockBox, style boxStyle: BoxStyle) {
+        let style = WordStyle(boxStyle)
         if style.preformatted {
             var first = true
             for line in data.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -53,6 +53,13 @@ public struct LayoutEngine {
     /// `layout`, and where the page's links are (CSS pixels): what a click at a point hits.
     public func layoutWithLinks(_ document: Document, measurer: TextMeasurer) throws
         -> (list: DisplayList, contentHeight: Float, links: [LinkArea]) {
+        let page = try layoutPage(document, measurer: measurer)
+        return (page.list, page.contentHeight, page.links)
+    }
+
+    /// `layout`, with where the page's links are and where each element was laid out (CSS
+    /// pixels): what a click at a point hits (`PageLayout.element(atX:y:)`).
+    public func layoutPage(_ document: Document, measurer: TextMeasurer) throws -> PageLayout {
         var builder = BoxBuilder()
         builder.userHidden = hiddenElements
         builder.viewportWidth = viewportWidth
@@ -82,7 +89,7 @@ public struct LayoutEngine {
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
-        return (list, height, painter.links)
+        return PageLayout(list: list, contentHeight: height, links: painter.links, hits: painter.hits)
     }
 
     /// The document's title (the `title` element's text, whitespace collapsed).
@@ -104,6 +111,32 @@ public struct LinkArea: Equatable, Sendable {
 
     public func contains(x: Float, y: Float) -> Bool {
         x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
+    }
+}
+
+/// Where an element's box, or a piece of its text on a line, was laid out.
+public struct HitArea {
+    public var rect: Rect
+    public var element: Element
+
+    public func contains(x: Float, y: Float) -> Bool {
+        x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
+    }
+}
+
+/// A laid-out page: its display list (items at page coordinates: the list's size is the
+/// viewport's, items below it are further down the page), how tall it is, and what a point
+/// of it hits.
+public struct PageLayout {
+    public var list: DisplayList
+    public var contentHeight: Float
+    public var links: [LinkArea]
+    /// In painting order: the last area at a point is the element on top there.
+    public var hits: [HitArea]
+
+    /// The element at (x, y) in CSS pixels of the page (nil: only the canvas is there).
+    public func element(atX x: Float, y: Float) -> Element? {
+        hits.last(where: { $0.contains(x: x, y: y) })?.element
     }
 }
 

@@ -6,6 +6,8 @@ struct Painter {
     let sizes: [MeasureKey: TextSize]
     var items: [DisplayItem] = []
     var links: [LinkArea] = []
+    /// Where each element's boxes and text are, in painting order (a later one is on top).
+    var hits: [HitArea] = []
     var y: Float = 0
     var pendingMargin: Float = 0
 
@@ -32,6 +34,9 @@ struct Painter {
         let framed = s.background != nil || s.rule != nil || b != [0, 0, 0, 0]
         if framed || s.paddingTop > 0 { flushMargin() }
         let backgroundIndex: Int? = s.background != nil ? items.count : nil
+        // The box's area is filled in at its end (its children's come after: on top).
+        let hitIndex = hits.count
+        if let element = s.element { hits.append(HitArea(rect: Rect(x: 0, y: 0, width: 0, height: 0), element: element)) }
         let top = y
         // The border box: `width` (content) plus padding and borders, or what is left of the
         // containing block after the margins; centered by `margin: auto` on both sides.
@@ -73,6 +78,7 @@ struct Painter {
             y += s.paddingBottom + b[2]
         }
         let rect = Rect(x: boxX, y: top, width: boxWidth, height: y - top)
+        if s.element != nil { hits[hitIndex].rect = rect }
         if let index = backgroundIndex, let background = s.background {
             items.insert(.fill(rect, background), at: index)
         }
@@ -85,7 +91,7 @@ struct Painter {
     struct Placed {
         var x: Float
         var text: String
-        var style: BoxStyle
+        var style: WordStyle
         var width: Float
     }
 
@@ -131,6 +137,17 @@ struct Painter {
             for p in line where p.style.link != nil {
                 painter.links.append(LinkArea(rect: Rect(x: x + shift + p.x, y: painter.y, width: p.width, height: metrics.height),
                                               href: p.style.link!))
+            }
+            // Where each element's text is: neighbours of one element make one area.
+            var k = 0
+            while k < line.count {
+                guard let element = line[k].style.element else { k += 1; continue }
+                var m = k + 1
+                while m < line.count, line[m].style.element === element { m += 1 }
+                let startX = x + shift + line[k].x, endX = x + shift + line[m - 1].x + line[m - 1].width
+                painter.hits.append(HitArea(rect: Rect(x: startX, y: painter.y, width: endX - startX, height: metrics.height),
+                                            element: element))
+                k = m
             }
             // Merge neighbours of one style into one run.
             var i = 0

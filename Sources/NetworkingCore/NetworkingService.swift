@@ -30,9 +30,11 @@ public struct NetworkingService: Sendable {
     /// shut down at once, and closed once no fetch of it is left running.
     @discardableResult
     public func serve(_ connection: Connection, peer: String) -> IPCError {
-        var reader = connection
+        // Requests are small; replies carry whole bodies (up to the session's body limit).
+        var reader = connection, replies = connection
         reader.maxPayload = NetworkingMessage.maxRequestPayload
-        let connection = reader
+        replies.maxPayload = NetworkingMessage.maxResponsePayload
+        let connection = reader, writer = replies
         let state = ConnectionState()
         defer {
             // The peer sees end of file now; the descriptor stays valid (not reused) until
@@ -56,7 +58,7 @@ public struct NetworkingService: Sendable {
             }
             switch message {
             case .ping(let n):
-                if let error = state.send(.pong(n), on: connection) { return fail(error) }
+                if let error = state.send(.pong(n), on: writer) { return fail(error) }
             case .fetch(let request):
                 state.acquireSlot(limit: maxConcurrentFetches)
                 let session = self.session
@@ -66,7 +68,7 @@ public struct NetworkingService: Sendable {
                     case .success(let response): reply = .response(response)
                     case .failure(let error): reply = .failure(id: request.id, error)
                     }
-                    if state.send(reply, on: connection) != nil {
+                    if state.send(reply, on: writer) != nil {
                         shutdown(connection.fd, Int32(SHUT_RDWR))  // wakes the reading loop
                     }
                     state.releaseSlot()

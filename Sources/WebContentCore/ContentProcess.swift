@@ -35,6 +35,13 @@ public final class ContentProcess {
     var zoom: Float = 1
     /// Where the page's links were laid out (CSS pixels), for a click at a point.
     var linkAreas: [LinkArea] = []
+    /// The last layout of the page: its list (device pixels, at page coordinates), height
+    /// and hit areas (CSS pixels).
+    var laidOut: PageLayout?
+    /// How far the page is scrolled down (CSS pixels; clamped to the page when shown).
+    var scrollY: Float = 0
+    /// The bindings' change count `laidOut` was made at.
+    var laidOutAtChange = -1
     /// The page's URL (relative `href`s resolve against it).
     var pageURL = ""
     /// The page's linked style sheets by URL, fetched once each ("" when the fetch failed).
@@ -143,7 +150,21 @@ public final class ContentProcess {
                                                                         navigation: ""))
                 case .command(let id, "clickAt", let arguments):
                     let (json, navigation) = click(at: arguments)
-                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: 0, navigation: navigation))
+                    let frame = afterScripts(announce: false)
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: navigation))
+                case .command(let id, "scroll", let arguments):
+                    var (json, frame) = scroll(arguments)
+                    if frame != 0 {
+                        // The page's scroll listeners run; what they change is in the frame answered.
+                        scripts?.fireScroll()
+                        let after = afterScripts(announce: false)
+                        if after != 0 { frame = after }
+                    }
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: frame, navigation: ""))
+                case .command(let id, "resize", let arguments):
+                    let json = resize(arguments)
+                    try host.send(message: ContentMessage.commandResult(id: id, json: json, frame: json.hasPrefix("{\"value\"") ? frame : 0,
+                                                                        navigation: ""))
                 case .command(let id, let name, let arguments):
                     let json = scripts?.command(name, arguments) ?? #"{"error":"no such window","message":"no page"}"#
                     let frame = afterScripts(announce: false)
@@ -168,9 +189,18 @@ public final class ContentProcess {
     @discardableResult
     func afterScripts(announce: Bool) -> UInt32 {
         var rendered: UInt32 = 0
+        let scrollTo = scripts?.requestedScroll
+        scripts?.requestedScroll = nil
+        if let y = scrollTo { scrollY = Float(y) }
         if let bridge = scripts?.bridge, bridge.dirty, let document {
             bridge.dirty = false
             if (try? render(document)) != nil { rendered = frame }
+        } else if scrollTo != nil, laidOut != nil {
+            if (try? present()) != nil { rendered = frame }
+        }
+        if scrollTo != nil, laidOut != nil {
+            // The position shown (clamped): the host's history entry keeps it.
+            try? host.send(message: ContentMessage.scrolled(y: scrollY))
         }
         if announce, let target = scripts?.pendingNavigation {
             scripts?.pendingNavigation = nil
@@ -179,27 +209,24 @@ public final class ContentProcess {
         return rendered
     }
 
-    /// Lays out `document` and has the rendering process paint it (the layer goes to the host).
+    /// Lays out `document` and has the rendering process paint what shows in the viewport
+    /// at the scroll position (the layer goes to the host).
     func render(_ document: Document) throws {
         guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
         do {
             fetchStyleSheets(of: document)
             let engine = layoutEngine()
-            var (list, _, links) = try engine.layoutWithLinks(document, measurer: RenderingMeasurer(connection: r, process: self))
-            linkAreas = links
-            if zoom != 1 { list = list.scaled(by: zoom) }
-            frame &+= 1
-            if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
-            let deadline = Clock.monotonicNanoseconds() + peerTimeoutNanoseconds
-            try r.send(message: RenderingMessage.render(frame: frame, displayList: list.encoded()))
-            guard try r.receive(RenderingMessage.self, deadline: deadline) == .rendered(frame: frame) else {
-                throw IPCError.malformed("unexpected answer to render")
-            }
+            var page = try engine.layoutPage(document, measurer: RenderingMeasurer(connection: r, process: self))
+            linkAreas = page.links
+            if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+            laidOut = page
+            laidOutAtChange = scripts?.bridge?.changes ?? 0
         } catch {
             ContentProcess.log("rendering failed: \(error)")
-            dropRendering()
+            if case .oversized = error as? IPCError {} else { dropRendering() }
             throw error
         }
+        try present()
     }
 
     /// The `zoom` command: the page laid out again at a new zoom (the document and its
@@ -219,20 +246,6 @@ public final class ContentProcess {
             return #"{"error":"unknown error","message":"rendering failed"}"#
         }
         return #"{"value":null}"#
-    }
-
-    /// The `clickAt` command (x, y in device pixels of the layer, as the window's page area
-    /// shows it): a click on a link follows it (its `href` resolved against the page).
-    func click(at arguments: [String]) -> (json: String, navigation: String) {
-        guard arguments.count == 2, let x = Float(arguments[0]), let y = Float(arguments[1]), x.isFinite, y.isFinite else {
-            return (#"{"error":"invalid argument","message":"clickAt takes x and y"}"#, "")
-        }
-        let cx = x / zoom, cy = y / zoom
-        guard let link = linkAreas.last(where: { $0.contains(x: cx, y: cy) }) else { return (#"{"value":null}"#, "") }
-        guard let url = WebURL(link.href, base: WebURL(pageURL)), ["http", "https", "data", "file"].contains(url.scheme) else {
-            return (#"{"value":null}"#, "")
-        }
-        return (#"{"value":"link"}"#, url.href)
     }
 
     /// Takes the two endpoints that follow `bootstrap` and pings both.
@@ -298,6 +311,8 @@ public final class ContentProcess {
         deviceViewport = (Float(request.viewportWidth), Float(request.viewportHeight))
         zoom = request.zoom
         viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
+        scrollY = request.scrollY
+        laidOut = nil
         self.document = document
         pageURL = url
         styleSheets = [:]
@@ -309,9 +324,13 @@ public final class ContentProcess {
                 fetchStyleSheets(of: document)
                 return layoutEngine()
             }
+            scripts.pageLayout = { [unowned self] in currentLayout(document) }
             scripts.startPage(document, url: url)
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
+            if let y = scripts.requestedScroll {
+                scrollY = Float(y)  // shown by the first frame; the host hears of it after `loaded`
+            }
         }
         let title = LayoutEngine.title(of: document)
         guard rendering != nil else {

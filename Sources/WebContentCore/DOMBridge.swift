@@ -14,13 +14,18 @@ final class DOMBridge {
     private var nodes: [Node] = []
     private var numbers: [ObjectIdentifier: Int] = [:]
     /// A script changed the tree, an attribute or text since the last layout.
-    var dirty = false
+    var dirty = false { didSet { if dirty { changes &+= 1 } } }
+    /// Counts the changes (a layout made for geometry is good until the next one).
+    private(set) var changes = 0
     /// Script elements that were run or must never run (parsed by `innerHTML`): a script
     /// element runs once, when it first becomes connected.
     var startedScripts: Set<ObjectIdentifier> = []
     /// The layout engine `getComputedStyle` asks (the content process sets its viewport and
     /// linked sheets).
     var layoutEngine: (() -> LayoutEngine)?
+    /// The page laid out as it is now (laid out again first if a script changed it), for
+    /// geometry: `getBoundingClientRect`, `elementFromPoint`.
+    var pageLayout: (() -> PageLayout?)?
     /// Called for a script element a script connected to the document (not started yet).
     var onScriptConnected: ((Element) -> Void)?
     /// The document's URL (for `document.URL`, `location.href` and resolving `src`).
@@ -243,6 +248,27 @@ final class DOMBridge {
             return number(clone(n, deep: a.count > 1 && a[1].toBool()))
         }
         def("url") { [unowned self] _ in url }
+        def("rect") { [unowned self] a in
+            // The union of where the element's boxes and text (and its descendants') were laid
+            // out, in CSS pixels of the page; nil when it has none (display: none, detached).
+            let e = try element(a.first)
+            guard let page = pageLayout?() else { return nil }
+            var box: (x0: Float, y0: Float, x1: Float, y1: Float)?
+            for hit in page.hits where e.isInclusiveAncestor(of: hit.element) {
+                let r = hit.rect
+                box = box.map { (min($0.x0, r.x), min($0.y0, r.y), max($0.x1, r.x + r.width), max($0.y1, r.y + r.height)) }
+                    ?? (r.x, r.y, r.x + r.width, r.y + r.height)
+            }
+            guard let box else { return nil }
+            return [Double(box.x0), Double(box.y0), Double(box.x1 - box.x0), Double(box.y1 - box.y0)]
+        }
+        def("elementAt") { [unowned self] a in
+            // The element laid out at (x, y) of the page (CSS pixels), -1: none.
+            guard a.count == 2, let page = pageLayout?() else { return -1 }
+            let x = Float(a[0].toDouble()), y = Float(a[1].toDouble())
+            guard x.isFinite, y.isFinite, let e = page.element(atX: x, y: y) else { return -1 }
+            return number(e)
+        }
         def("computedStyle") { [unowned self] a in
             let e = try element(a.first)
             let engine = layoutEngine?() ?? LayoutEngine(viewportWidth: 800, viewportHeight: 600)

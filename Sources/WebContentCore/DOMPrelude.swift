@@ -214,6 +214,11 @@ const parentNodeMixin = {
   get lastElementChild() { const e = elementsOf(this[ID]); return e.length ? wrap(e[e.length - 1]) : null; },
   get childElementCount() { return elementsOf(this[ID]).length; },
   querySelector(s) { const r = N.querySelectorAll(this[ID], String(s), true); return r.length ? wrap(r[0]) : null; },
+  elementFromPoint(x, y) {
+    if (this.nodeType !== 9) return undefined;
+    const n = N.elementAt(Number(x), Number(y) + H.viewport()[3]);
+    return n < 0 ? (x >= 0 && y >= 0 && x < H.viewport()[0] && y < H.viewport()[1] ? this.documentElement : null) : wrap(n);
+  },
   querySelectorAll(s) { return list(N.querySelectorAll(this[ID], String(s), false)); },
   getElementsByTagName(name) { return list(N.getElementsByTagName(this[ID], String(name))); },
   getElementsByClassName(names) {
@@ -346,7 +351,24 @@ for (const p of ['color', 'background', 'background-color', 'display', 'margin',
 }
 
 // ---- elements -----------------------------------------------------------------------
+class DOMRect {
+  constructor(x = 0, y = 0, width = 0, height = 0) { this.x = x; this.y = y; this.width = width; this.height = height; }
+  get left() { return Math.min(this.x, this.x + this.width); }
+  get top() { return Math.min(this.y, this.y + this.height); }
+  get right() { return Math.max(this.x, this.x + this.width); }
+  get bottom() { return Math.max(this.y, this.y + this.height); }
+  toJSON() { return { x: this.x, y: this.y, width: this.width, height: this.height, top: this.top, left: this.left, right: this.right, bottom: this.bottom }; }
+}
 class Element extends Node {
+  /// Where the element was laid out, relative to the viewport (the page laid out again first
+  /// if a script changed it); zeros when it has no box.
+  getBoundingClientRect() {
+    const r = N.rect(this[ID]);
+    return r ? new DOMRect(r[0], r[1] - H.viewport()[3], r[2], r[3]) : new DOMRect();
+  }
+  getClientRects() { const r = this.getBoundingClientRect(); return r.width || r.height ? [r] : []; }
+  get offsetWidth() { return Math.round(this.getBoundingClientRect().width); }
+  get offsetHeight() { return Math.round(this.getBoundingClientRect().height); }
   get tagName() { return N.nodeName(this[ID]); }
   get id() { return N.getAttribute(this[ID], 'id') ?? ''; }
   set id(v) { N.setAttribute(this[ID], 'id', String(v)); }
@@ -463,8 +485,8 @@ const htmlClasses = { a: HTMLAnchorElement, template: HTMLTemplateElement, scrip
 
 /// A click: the event, then the activation behaviour of the nearest link (a navigation
 /// the host carries out).
-function activate(element) {
-  const event = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true, view: global, detail: 1 });
+function activate(element, point) {
+  const event = new MouseEvent('click', Object.assign({ bubbles: true, cancelable: true, composed: true, view: global, detail: 1 }, point));
   Object.defineProperty(event, 'isTrusted', { value: true });
   const notCanceled = dispatch(element, event);
   if (!notCanceled) return;
@@ -558,17 +580,27 @@ function runTimers() {
   return next;
 }
 
+function scrollTarget(x, y, from) {
+  const top = (x !== null && typeof x === 'object') ? x.top : y;
+  const n = Number(top);
+  return from + (Number.isFinite(n) ? n : 0);
+}
 const api = {
   window: global, self: global, globalThis: global, document, location, navigator: { userAgent: 'Sable/0.1', language: 'en-US', languages: ['en-US'], cookieEnabled: false, onLine: true },
   Node, Element, HTMLElement, HTMLAnchorElement, HTMLTemplateElement, HTMLScriptElement, HTMLImageElement, HTMLInputElement,
   HTMLButtonElement, HTMLBodyElement, CharacterData, Text, Comment, Document, DocumentType, DocumentFragment, Attr, NamedNodeMap,
-  DOMTokenList, CSSStyleDeclaration, EventTarget, Event, CustomEvent, UIEvent, MouseEvent,
+  DOMTokenList, CSSStyleDeclaration, DOMRect, EventTarget, Event, CustomEvent, UIEvent, MouseEvent,
   setTimeout(f, d, ...args) { return addTimer(f, d, args, false); },
   setInterval(f, d, ...args) { return addTimer(f, d, args, true); },
   clearTimeout(id) { timers.delete(id); },
   clearInterval(id) { timers.delete(id); },
   requestAnimationFrame(f) { return addTimer(() => f(N.now()), 16, [], false); },
   cancelAnimationFrame(id) { timers.delete(id); },
+  // Vertical scrolling (the page has no horizontal scroll): the content process shows the
+  // page from there after the script task and tells the host (the history entry keeps it).
+  scrollTo(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
+  scroll(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
+  scrollBy(x, y) { H.scrollTo(scrollTarget(x, y, H.viewport()[3])); },
   queueMicrotask(f) { Promise.resolve().then(f); },
   addEventListener: EventTarget.prototype.addEventListener,
   removeEventListener: EventTarget.prototype.removeEventListener,
@@ -590,7 +622,7 @@ const api = {
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });
 // The viewport in CSS pixels and the page zoom (devicePixelRatio, as browsers report it):
 // read live, a zoom lays the page out again without reloading it.
-for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2]]) {
+for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2], ['scrollY', 3], ['pageYOffset', 3]]) {
   Object.defineProperty(global, k, { get() { return H.viewport()[i]; }, set(v) { Object.defineProperty(global, k, { value: v, writable: true, configurable: true }); }, configurable: true, enumerable: false });
 }
 Object.defineProperty(global, 'location', { get() { return location; }, set(url) { location.href = url; }, configurable: true });
@@ -647,6 +679,7 @@ return {
   fire(type) {
     if (type === 'DOMContentLoaded') dispatch(document, new Event('DOMContentLoaded', { bubbles: true }));
     else if (type === 'load') { const e = new Event('load'); dispatch(windowTarget, e); }
+    else if (type === 'scroll') dispatch(document, new Event('scroll', { bubbles: true }));
   },
   execute(body, argsJSON) {
     return answer(() => {
@@ -676,6 +709,19 @@ return {
   property(reference, name) { return answer(() => toWire(element(reference)[name], [])); },
   tagName(reference) { return answer(() => element(reference).localName); },
   click(reference) { return answer(() => { activate(element(reference)); return null; }); },
+  clickAt(n, x, y) {
+    // A user's click in the window: the element under the pointer, as a browser's.
+    return answer(() => {
+      const target = wrap(n), point = { clientX: x, clientY: y, screenX: x, screenY: y };
+      for (const type of ['mousedown', 'mouseup']) {
+        const e = new MouseEvent(type, Object.assign({ bubbles: true, cancelable: true, composed: true, view: global, detail: 1, buttons: type === 'mousedown' ? 1 : 0 }, point));
+        Object.defineProperty(e, 'isTrusted', { value: true });
+        dispatch(target, e);
+      }
+      activate(target, point);
+      return null;
+    });
+  },
   source() { return answer(() => { const d = document.doctype; return (d ? '<!DOCTYPE ' + d.name + '>' : '') + (document.documentElement ? document.documentElement.outerHTML : ''); }); },
   title() { return document.title; },
 };

@@ -40,8 +40,14 @@ final class ScriptRunner {
     var viewport: (Int, Int) = (800, 600)
     /// The page zoom (`devicePixelRatio`).
     var zoom = 1.0
+    /// How far the page is scrolled down (`scrollY`, CSS pixels).
+    var scrollY = 0.0
+    /// Where a script asked the page to scroll (`scrollTo`), applied after its task.
+    var requestedScroll: Double?
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
+    /// The page's current layout (laid out again if scripts changed it), for geometry.
+    var pageLayout: (() -> PageLayout?)?
     let start = Clock.monotonicNanoseconds()
 
     /// Made before lockdown: the runtime, its realm and its lazy state (stack bounds read
@@ -87,11 +93,13 @@ final class ScriptRunner {
         }
         pageNumber += 1
         pendingNavigation = nil
+        requestedScroll = nil
         let bridge = DOMBridge(document: document, url: url)
         self.bridge = bridge
         pendingExternal = []
         bridge.onScriptConnected = { [weak self] script in self?.scriptConnected(script) }
         bridge.layoutEngine = { [weak self] in self?.layoutEngine?() ?? LayoutEngine(viewportWidth: 800, viewportHeight: 600) }
+        bridge.pageLayout = { [weak self] in self?.pageLayout?() }
         let natives = bridge.install(in: context)
         let start = self.start
         natives.setValue(JSValue(function: { _ in Double(Clock.monotonicNanoseconds() - start) / 1e6 }, name: "now", in: context),
@@ -114,6 +122,15 @@ final class ScriptRunner {
         func def(_ name: String, _ body: @escaping ([JSValue]) throws -> Any?) {
             o.setValue(JSValue(function: body, name: name, in: context), forProperty: name)
         }
+        def("scrollTo") { [weak self] a in
+            let y = a.first?.toDouble() ?? 0
+            if y.isFinite, let self {
+                let target = max(0, min(y, 16_777_216))
+                self.requestedScroll = target
+                self.scrollY = target  // read back at once, as browsers do (clamped when shown)
+            }
+            return nil
+        }
         def("resolve") { a in WebURL(a.first?.toString() ?? "", base: base)?.href }
         def("navigate") { [weak self] a in
             if let target = a.first?.toString(), let u = WebURL(target, base: base), ["http", "https", "data", "file"].contains(u.scheme) {
@@ -135,7 +152,9 @@ final class ScriptRunner {
             default: return ""
             }
         }
-        def("viewport") { [weak self] _ in [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1] }
+        def("viewport") { [weak self] _ in
+            [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1, self?.scrollY ?? 0]
+        }
         def("elementReference") { a in "\(pid)-\(page)-\(a.first?.toInt32() ?? -1)" }
         def("elementNumber") { a in
             let parts = (a.first?.toString() ?? "").split(separator: "-")
@@ -249,6 +268,29 @@ final class ScriptRunner {
         let known = ["execute", "find", "text", "attribute", "property", "tagName", "click", "source"]
         guard known.contains(name) else { return #"{"error":"unknown command","message":"unknown page command"}"# }
         let result = page.invokeMethod(name, withArguments: arguments)
+        reportException()
+        guard let result, result.isString else { return #"{"error":"javascript error","message":"the page's bindings failed"}"# }
+        return result.toString()
+    }
+
+    /// The page was scrolled (by the user or a script): `scroll` at the document, bubbling
+    /// to the window.
+    func fireScroll() {
+        guard let page else { return }
+        page.invokeMethod("fire", withArguments: ["scroll"])
+        reportException()
+    }
+
+    /// Whether a page's bindings are running (a click can go through its DOM).
+    var hasPage: Bool { page != nil && bridge != nil }
+
+    /// A user's click on `element` at (clientX, clientY) of the viewport: `mousedown`,
+    /// `mouseup`, `click` dispatched through the page's DOM, then (unless canceled) the
+    /// activation behaviour of a link (a navigation in `pendingNavigation`). The JSON answer.
+    func click(_ element: Element, clientX: Double, clientY: Double) -> String {
+        guard let page, let bridge else { return #"{"error":"no such window","message":"no page"}"# }
+        let n = bridge.number(element)
+        let result = page.invokeMethod("clickAt", withArguments: [Double(n), clientX, clientY])
         reportException()
         guard let result, result.isString else { return #"{"error":"javascript error","message":"the page's bindings failed"}"# }
         return result.toString()

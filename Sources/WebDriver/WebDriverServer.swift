@@ -147,7 +147,7 @@ public final class WebDriverServer {
         session = Session(id: id, current: tab)
         let capabilities: JSON = .object([
             ("browserName", .string("sable")), ("browserVersion", .string("0.1")), ("platformName", .string("linux")),
-            ("acceptInsecureCerts", .bool(false)), ("pageLoadStrategy", .string("normal")), ("setWindowRect", .bool(false)),
+            ("acceptInsecureCerts", .bool(false)), ("pageLoadStrategy", .string("normal")), ("setWindowRect", .bool(true)),
             ("strictFileInteractability", .bool(false)), ("unhandledPromptBehavior", .string("dismiss and notify")),
             ("timeouts", .object([("script", .number(30_000)), ("pageLoad", .number(300_000)), ("implicit", .number(0))])),
         ])
@@ -202,8 +202,15 @@ public final class WebDriverServer {
                 return .error("unknown error", error.description)
             }
         case ("GET", ["window", "rect"]), ("POST", ["window", "rect"]), ("POST", ["window", "maximize"]):
-            return .value(.object([("x", .number(0)), ("y", .number(0)), ("width", .number(Double(browser.options.viewportWidth))),
-                                   ("height", .number(Double(browser.options.viewportHeight)))]))
+            if path == ["window", "rect"], method == "POST", let w = body["width"]?.number, let h = body["height"]?.number {
+                // The viewport's new size: every page laid out again in it.
+                guard w.isFinite, h.isFinite, (1...16384).contains(w), (1...16384).contains(h) else {
+                    return .error("invalid argument", "width and height must be from 1 to 16384")
+                }
+                browser.resize(width: Int(w), height: Int(h))
+            }
+            return .value(.object([("x", .number(0)), ("y", .number(0)), ("width", .number(Double(browser.viewportWidth))),
+                                   ("height", .number(Double(browser.viewportHeight)))]))
         default:
             break
         }
@@ -259,8 +266,7 @@ public final class WebDriverServer {
                                    ("lastWriteMilliseconds", .number(Double(browser.lastProfileWriteNanoseconds) / 1e6))]))
         case ("POST", ["sable", "scroll"]):
             guard let y = body["y"]?.number, y >= 0, y.isFinite else { return .error("invalid argument", "y must be a non-negative number") }
-            browser.setScroll(tab, y: y)
-            return .value(.null)
+            return .value(.number(browser.setScroll(tab, y: y)))
         case ("GET", ["title"]):
             if tab.state != .loaded { return .value(.string(tab.errorPage?.title ?? tab.title)) }
             return page(tab, "execute", ["return document.title", "[]"])

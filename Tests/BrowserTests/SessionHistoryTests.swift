@@ -122,8 +122,8 @@ func listing(_ directory: String) -> [String] {
         browser.attach(profile: opened.database, zoom: [:])
         let tab = try browser.openTab()
         func page(_ name: String) -> LoadDestination {
-            .html("<title>\(name)</title><body style='margin:0'><div style='width:100px;border-top:50px solid #ff0000'></div>",
-                  baseURL: "http://\(name.lowercased()).example/")
+            .html("<title>\(name)</title><body style='margin:0'><div style='width:100px;border-top:50px solid #ff0000'></div>"
+                  + "<div style='padding-bottom:2000px'></div>", baseURL: "http://\(name.lowercased()).example/")
         }
         for name in ["A", "B", "C"] {
             browser.go(tab, .to(page(name)))

@@ -248,6 +248,11 @@ def main():
             if role == 'content':
                 check(f'content {pid}: Seccomp: 2', status_field(pid, 'Seccomp') == '2', status_field(pid, 'Seccomp'))
                 check(f'content {pid}: no wx mapping', not wx_mappings(pid), ''.join(wx_mappings(pid)))
+        rect = driver.set_window_size(600, 400) or driver.get_window_size()
+        width, height, _ = png_pixels(driver.get_screenshot_as_png())
+        check('window rect: the viewport resized, the page laid out again at 600x400', (width, height) == (600, 400)
+              and driver.execute_script('return innerWidth') == 600, f'{rect} {width}x{height}')
+        driver.set_window_size(800, 600)
         driver.close()
         driver.switch_to.window(first)
         check('close tab', len(driver.window_handles) == 1 and driver.title == 'Second Page', driver.title)

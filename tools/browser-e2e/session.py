@@ -46,11 +46,19 @@ PAGES = {
 def page(name):
     return (f'<!doctype html><title>{PAGES[name]}</title><body style="margin:0">'
             f'<div style="width:100px;border-top:50px solid #ff0000"></div><p>{PAGES[name]}</p>'
-            f'<p><a id="next" href="/b.html">next</a></p>').encode()
+            f'<p><a id="next" href="/b.html">next</a></p>'
+            f'<div style="padding-bottom:1500px"></div><p>the end</p>').encode()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path.startswith('/to-127/'):
+            # A redirect to the other site (localhost -> 127.0.0.1).
+            self.send_response(302)
+            self.send_header('Location', f'http://127.0.0.1:{self.server.server_address[1]}/{self.path[8:]}')
+            self.send_header('Content-Length', '0')
+            self.end_headers()
+            return
         name = self.path.strip('/').removesuffix('.html')
         if name not in PAGES:
             self.send_error(404)
@@ -144,12 +152,14 @@ def first_run(profile, site1, site2, ending):
     for p in 'abc':
         d.get(f'{site1}/{p}.html')
     check(f'{ending}: A -> B -> C', d.title == 'Page C', d.title)
+    host.vendor('POST', 'scroll', {'y': 120})
+    check(f'{ending}: C scrolled to 120 (the box above the viewport)',
+          d.execute_script('return scrollY') == 120 and red_box(d) == 0, f"{d.execute_script('return scrollY')} {red_box(d)}")
     d.back()
     d.back()
     d.forward()
     check(f'{ending}: back, back, forward: B', d.title == 'Page B', d.title)
     check(f'{ending}: the list', host.history() == (['Page A', 'Page B', 'Page C'], 1), str(host.history()))
-    host.vendor('POST', 'scroll', {'y': 120})
     tab1 = d.current_window_handle
     d.switch_to.new_window('tab')
     tab2 = d.current_window_handle
@@ -176,13 +186,15 @@ def second_run(profile, site1, site2, ending, handles):
     check(f'{ending}: the selected tab is current', d.current_window_handle == handles[0], d.current_window_handle)
     check(f'{ending}: current entry B', d.title == 'Page B' and d.current_url == f'{site1}/b.html', d.title + ' ' + d.current_url)
     check(f'{ending}: the list and index', host.history() == (['Page A', 'Page B', 'Page C'], 1), str(host.history()))
-    check(f'{ending}: the scroll position kept', host.vendor('GET', 'history')['entries'][1]['scrollY'] == 120)
+    check(f'{ending}: the scroll position kept', host.vendor('GET', 'history')['entries'][2]['scrollY'] == 120)
     check(f'{ending}: zoom 150 % restored', host.zoom() == 1.5 and red_box(d) == 150 * 75, f'{host.zoom()} {red_box(d)}')
     d.back()
     check(f'{ending}: back at once: A', d.title == 'Page A', d.title)
     d.forward()
     d.forward()
     check(f'{ending}: forward, forward: C', d.title == 'Page C', d.title)
+    check(f'{ending}: C shown at its scroll position (the box above the viewport)',
+          d.execute_script('return scrollY') == 120 and red_box(d) == 0, f"{d.execute_script('return scrollY')} {red_box(d)}")
     d.switch_to.window(handles[1])
     check(f'{ending}: second tab: D, with E forward', d.title == 'Page D' and host.history() == (['Page D', 'Page E'], 0),
           d.title + ' ' + str(host.history()))
@@ -196,6 +208,9 @@ def second_run(profile, site1, site2, ending, handles):
           host.history() == (['Page A', 'Page B', 'Page C', 'Page E'], 3), str(host.history()))
     d.get(f'{site2}/a.html')
     check(f'{ending}: another site opens at 100 %', host.zoom() == 1.0 and red_box(d) == 5000, f'{host.zoom()} {red_box(d)}')
+    d.get(f'{site2}/to-127/d.html')
+    check(f'{ending}: a redirect from it to the zoomed site: the page at 150 %', d.title == 'Page D' and host.zoom() == 1.5
+          and red_box(d) == 150 * 75, f'{d.title} {host.zoom()} {red_box(d)}')
     code = host.quit()
     check(f'{ending}: quit ends the browser', code == 0, str(code))
 

@@ -27,6 +27,13 @@ TITLES = {'a': 'Page A', 'b': 'Page B', 'c': 'Page C'}
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        if self.path == '/to-a':
+            # A redirect to another site (localhost -> 127.0.0.1): the page opens at that site's zoom.
+            self.send_response(302)
+            self.send_header('Location', f'http://127.0.0.1:{self.server.server_address[1]}/a.html')
+            self.send_header('Content-Length', '0')
+            self.end_headers()
+            return
         name = self.path.strip('/').removesuffix('.html')
         if name not in TITLES:
             self.send_error(404)
@@ -34,7 +41,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         nxt = {'a': 'b', 'b': 'c', 'c': 'a'}[name]
         body = (f'<!doctype html><title>{TITLES[name]}</title><body style="margin:0">'
                 f'<div style="width:100px;border-top:50px solid #ff0000"></div>'
-                f'<a href="/{nxt}.html">go to the next page</a><p>{TITLES[name]}</p>').encode()
+                f'<a href="/{nxt}.html">go to the next page</a><p>{TITLES[name]}</p>'
+                # A listener's target (blue), a link whose click handler cancels it (on yellow),
+                # the box they color (magenta), a full-width band (olive), and far below, teal.
+                f'<div id="hit" style="background-color:#0000ff;color:#ffffff;width:200px">listener</div>'
+                f'<div style="background-color:#ffff00;width:200px"><a id="stay" href="/c.html">stay here</a></div>'
+                f'<div id="flag" style="background-color:#ff00ff;width:100px">flag</div>'
+                f'<div style="background-color:#808000">wide</div>'
+                f'<div style="padding-bottom:1200px"></div><div style="width:100px;border-top:40px solid #008080"></div><p>end</p>'
+                f'<script>var flag = document.getElementById("flag");'
+                f'document.getElementById("hit").addEventListener("click", function () {{ flag.style.backgroundColor = "rgb(0, 255, 0)"; }});'
+                f'document.getElementById("stay").onclick = function (e) {{ e.preventDefault(); flag.style.backgroundColor = "rgb(255, 128, 0)"; }};'
+                f'</script>').encode()
         self.send_response(200)
         self.send_header('Content-Type', 'text/html; charset=utf-8')
         self.send_header('Content-Length', str(len(body)))
@@ -55,12 +73,17 @@ class Window:
         env = dict(os.environ, SABLE_WINDOW_LOG='1', GSK_RENDERER='cairo', GDK_BACKEND='x11', NO_AT_BRIDGE='1', GTK_A11Y='none')
         self.process = subprocess.Popen([SABLE, f'--profile={profile}'], stderr=open(self.log_path, 'w'), env=env)
         self.id = None
-        deadline = time.time() + 30
-        while time.time() < deadline and not self.id:
-            out = xdo('search', '--onlyvisible', '--name', 'Sable')
+        self.find(30)
+        self.layout = None
+
+    def find(self, seconds):
+        """The window's X id (a loaded machine may take long to map it)."""
+        deadline = time.time() + seconds
+        while time.time() < deadline and not self.id and self.process.poll() is None:
+            out = xdo('search', '--onlyvisible', '--pid', str(self.process.pid), '--name', 'Sable')
             self.id = out.split('\n')[0] if out else None
             time.sleep(0.2)
-        self.layout = None
+        return self.id
 
     def log(self):
         with open(self.log_path) as f:
@@ -88,23 +111,34 @@ class Window:
 
     def screenshot(self, name):
         time.sleep(0.4)  # the frame after the last change
+        if not self.find(30):
+            raise RuntimeError(f'no window to take {name} of: ' + self.log()[-2000:])
         path = os.path.join(SHOTS, name + '.png')
         subprocess.run(['import', '-window', self.id, '-depth', '8', 'png24:' + path], check=True, timeout=20)
         return path
 
     def red_box(self, path):
         """The red box's bounding box (x, y, width, height) in the window's screenshot."""
+        return self.box(path, (255, 0, 0))
+
+    def box(self, path, color):
+        """The bounding box (x, y, width, height) of `color`'s pixels in a screenshot (None: none)."""
         with open(path, 'rb') as f:
             _, _, rows = png_pixels(f.read())
         xs, ys = [], []
         for y, row in enumerate(rows):
             for x, p in enumerate(row):
-                if p[:3] == (255, 0, 0):
+                if p[:3] == color:
                     xs.append(x)
                     ys.append(y)
         if not xs:
             return None
         return min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+    def wheel(self, x, y, clicks, button='5'):
+        xdo('mousemove', '--window', self.id, str(x), str(y))
+        time.sleep(0.1)
+        xdo('click', '--repeat', str(clicks), '--delay', '30', button)
 
     def key(self, *keys):
         xdo('windowactivate', '--sync', self.id)
@@ -183,6 +217,74 @@ def main():
         s = w.wait('button 9', lambda s: s.get('title') == 'Page B')
         check('mouse button 9: forward to B', s.get('title') == 'Page B', str(s))
 
+        # A click runs the page's listeners: addEventListener on a div, then a link whose
+        # onclick cancels the navigation (the page stays, the handler's change shows).
+        shot = w.screenshot('8-before-clicks')
+        hit, flag = w.box(shot, (0, 0, 255)), w.box(shot, (255, 0, 255))
+        check('page B at 110 %: the listener target and the flag are there', hit is not None and flag is not None, f'{hit} {flag}')
+        if hit and flag:
+            w.click(hit[0] + hit[2] // 2, hit[1] + hit[3] // 2)
+            time.sleep(0.5)
+            green = w.box(w.screenshot('9-listener'), (0, 255, 0))
+            check('a click in the window runs the page\'s click listener (the flag turns green)',
+                  green is not None and green[:2] == flag[:2] and green[2] == flag[2], f'{green} {flag}')
+            w.click(hit[0] + 12, hit[1] + hit[3] + hit[3] // 2)  # the link's text, on the yellow line below
+            time.sleep(0.8)
+            s = w.state()
+            orange = w.box(w.screenshot('10-prevented'), (255, 128, 0))
+            check('a link whose handler calls preventDefault: the handler ran, no navigation',
+                  orange is not None and s.get('title') == 'Page B' and s.get('forward') == '0' and s.get('index') == '1',
+                  f'{orange} {s}')
+
+        # Scrolling: the wheel (3 clicks, 48 CSS px each), back and forward restore it, End, Home, Space.
+        w.wheel(origin[0] + 400, origin[1] + 300, 3)
+        s = w.wait('wheel', lambda s: s.get('scroll') == '144')
+        shot = w.screenshot('11-wheel')
+        moved = w.box(shot, (255, 0, 255)) or w.box(shot, (255, 128, 0))
+        check('the wheel scrolls the page: 144 CSS px, the page moved up 158 device px at 110 %, the box gone',
+              s.get('scroll') == '144' and w.red_box(shot) is None and flag is not None and moved is not None
+              and abs((flag[1] - moved[1]) - 158) <= 1, f'{s} {flag} {moved}')
+        w.key('alt+Left')
+        s = w.wait('back to A', lambda s: s.get('title') == 'Page A')
+        box = w.red_box(w.screenshot('12-back-top'))
+        check('back: A at the top', s.get('title') == 'Page A' and s.get('scroll') == '0' and box is not None, f'{s} {box}')
+        w.key('alt+Right')
+        s = w.wait('forward to B', lambda s: s.get('title') == 'Page B')
+        time.sleep(0.3)
+        shot = w.screenshot('13-forward-restored')
+        again = w.box(shot, (255, 0, 255))
+        check('forward: B back at its scroll position (shown: the box gone, the page where it was)',
+              s.get('scroll') == '144' and w.red_box(shot) is None and again is not None and moved is not None and again[1] == moved[1],
+              f'{s} {again} {moved}')
+        w.key('End')
+        s = w.wait('End', lambda s: int(s.get('scroll', '0')) > 700)
+        teal = w.box(w.screenshot('14-end'), (0, 128, 128))
+        check('End: the bottom of the page (the teal box far below shows)', int(s.get('scroll', '0')) > 700 and teal is not None,
+              f'{s} {teal}')
+        w.key('Home')
+        s = w.wait('Home', lambda s: s.get('scroll') == '0')
+        check('Home: the top again', s.get('scroll') == '0' and w.red_box(w.screenshot('15-home')) is not None, str(s))
+        w.key('space')
+        s = w.wait('Space', lambda s: int(s.get('scroll', '0')) > 300)
+        check('Space: a page down', int(s.get('scroll', '0')) > 300, str(s))
+        w.key('Home')
+        w.wait('Home', lambda s: s.get('scroll') == '0')
+
+        # Resize: the page is laid out again at the page area's width (the olive band spans it).
+        before = w.box(w.screenshot('16-before-resize'), (128, 128, 0))
+        xdo('windowsize', w.id, '640', '560')
+        m = None
+        deadline = time.time() + 10
+        while time.time() < deadline and not m:
+            m = re.findall(r'window: viewport (\d+)x(\d+)', w.log())
+            m = m and [v for v in m if int(v[0]) < 700]
+            time.sleep(0.1)
+        time.sleep(0.3)
+        after = w.box(w.screenshot('17-resized'), (128, 128, 0))
+        check('a resize lays the page out again: the full-width band follows the page area',
+              bool(m) and before is not None and after is not None and before[2] > 700 and after[2] == int(m[-1][0]),
+              f'{m} {before} {after}')
+
         w.key('ctrl+t')
         s = w.wait('new tab', lambda s: s.get('tabs') == '2')
         check('Ctrl+T: a second tab, selected, nothing to go back to', s.get('tabs') == '2' and s.get('selected') == '2'
@@ -206,6 +308,16 @@ def main():
         w.key('ctrl+plus')
         s = w.wait('zoom 125', lambda s: s.get('zoom') == '125')
         check('Ctrl+plus twice: 125 %', s.get('zoom') == '125', str(s))
+        # A redirect to another site (localhost -> 127.0.0.1, zoomed): the page opens at the final site's zoom.
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', site.replace('127.0.0.1', 'localhost') + '/to-a')
+        w.key('Return')
+        s = w.wait('redirect', lambda s: s.get('title') == 'Page A')
+        box = w.red_box(w.screenshot('18-redirect'))
+        check('a cross-site redirect: the page at the final site\'s zoom (125 %)', s.get('title') == 'Page A'
+              and s.get('zoom') == '125' and box is not None and box[2:] == (125, 62), f'{s} {box}')
+        w.key('alt+Left')
+        w.wait('back to B', lambda s: s.get('title') == 'Page B')
         # A load that fails: the tab shows the error page (its accent bar), with reload enabled.
         w.key('ctrl+l')
         xdo('type', '--delay', '5', 'http://127.0.0.1:1/')

@@ -11,11 +11,19 @@
 //                     | loadFailed(id, url, why)   an error value the host shows in the tab
 //   host -> content   command(id, name, args)      a WebDriver operation on the page (execute a
 //                                                  script, find elements, click, text, source),
-//                                                  or `zoom` [level]: lay the page out again at it
+//                                                  or `zoom` [level]: lay the page out again at it,
+//                                                  `resize` [w, h]: the same at a new viewport size,
+//                                                  `scroll` [y]: show the page from y (CSS px; the
+//                                                  answer is the position, clamped to the page),
+//                                                  `clickAt` [x, y]: a click at a point of the
+//                                                  viewport (device px): the element there gets
+//                                                  the click event, a link is followed
 //   content -> host   commandResult(id, json, frame, navigation)
 //                                                  its JSON answer; the frame rendered after it
 //                                                  (0: none), a navigation it started ("" none)
 //   content -> host   navigate(url)                a script navigated outside a command (timer)
+//   content -> host   scrolled(y)                  a script scrolled the page (`scrollTo`): the
+//                                                  position shown, for the history entry
 //   host -> content   shutdown
 //
 // `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
@@ -40,13 +48,18 @@ public struct LoadRequest: Equatable, Sendable {
     /// The page zoom (1: 100 %): the page is laid out in a viewport of `viewportWidth / zoom`
     /// CSS pixels and drawn at `zoom` device pixels per CSS pixel (0.25...5).
     public var zoom: Float
+    /// Where the page opens scrolled to (CSS pixels from the top; a history entry's position,
+    /// clamped to the page's height).
+    public var scrollY: Float
 
-    public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600, zoom: Float = 1) {
+    public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600, zoom: Float = 1,
+                scrollY: Float = 0) {
         self.id = id
         self.destination = destination
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
         self.zoom = zoom
+        self.scrollY = scrollY
     }
 }
 
@@ -63,12 +76,13 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
     case command(id: UInt32, name: String, arguments: [String])
     case commandResult(id: UInt32, json: String, frame: UInt32, navigation: String)
     case navigate(url: String)
+    case scrolled(y: Float)
 
     /// A page or a file goes through here: the networking limit.
     public static let maxPayload = Frame.defaultMaxPayload
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled
     }
 
     public var frame: Frame {
@@ -86,6 +100,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             w.u16(r.viewportWidth)
             w.u16(r.viewportHeight)
             w.u32(r.zoom.bitPattern)
+            w.u32(r.scrollY.bitPattern)
             switch r.destination {
             case .url(let url): w.u8(0); w.string(url)
             case .html(let html, let base): w.u8(1); w.string(html); w.string(base)
@@ -100,6 +115,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .commandResult(let id, let json, let frame, let navigation):
             kind = .commandResult; w.u32(id); w.string(json); w.u32(frame); w.string(navigation)
         case .navigate(let url): kind = .navigate; w.string(url)
+        case .scrolled(let y): kind = .scrolled; w.u32(y.bitPattern)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -119,6 +135,8 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             guard (1...16384).contains(width), (1...16384).contains(height) else { throw .malformed("bad viewport") }
             let zoom = Float(bitPattern: try r.u32())
             guard zoom.isFinite, (0.25...5).contains(zoom) else { throw .malformed("bad zoom") }
+            let scrollY = Float(bitPattern: try r.u32())
+            guard scrollY.isFinite, scrollY >= 0, scrollY <= 16_777_216 else { throw .malformed("bad scroll position") }
             let destination: LoadDestination
             switch try r.u8() {
             case 0: destination = .url(try r.string())
@@ -126,7 +144,8 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             case 2: destination = .file(path: try r.string(), contents: try r.blob())
             default: throw .malformed("bad destination")
             }
-            self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height, zoom: zoom))
+            self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height, zoom: zoom,
+                                     scrollY: scrollY))
         case .loaded: self = .loaded(id: try r.u32(), url: try r.string(), title: try r.string())
         case .loadFailed: self = .loadFailed(id: try r.u32(), url: try r.string(), reason: try r.string())
         case .shutdown: self = .shutdown
@@ -139,6 +158,10 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             self = .command(id: id, name: name, arguments: arguments)
         case .commandResult: self = .commandResult(id: try r.u32(), json: try r.string(), frame: try r.u32(), navigation: try r.string())
         case .navigate: self = .navigate(url: try r.string())
+        case .scrolled:
+            let y = Float(bitPattern: try r.u32())
+            guard y.isFinite, y >= 0, y <= 16_777_216 else { throw .malformed("bad scroll position") }
+            self = .scrolled(y: y)
         }
         try r.finish()
     }
