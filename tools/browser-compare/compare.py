@@ -9,7 +9,6 @@ Usage: compare.py SABLE CHROMIUM CHROMEDRIVER [--runs N]"""
 import http.server
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -20,6 +19,9 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.options import ArgOptions
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'browser-e2e'))
+from e2e import PageHandler, free_port, wait_for_port  # noqa: E402
 
 SABLE, CHROMIUM, CHROMEDRIVER = sys.argv[1:4]
 RUNS = int(sys.argv[sys.argv.index('--runs') + 1]) if '--runs' in sys.argv else 7
@@ -45,7 +47,7 @@ SMALL = (b'<!doctype html><title>Small</title><body><h1>Hello</h1><p>A small pag
 PAGES = {'/big.html': big_page(), '/small.html': SMALL}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(PageHandler):
     protocol_version = 'HTTP/1.1'
 
     def do_GET(self):
@@ -53,23 +55,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if body is None:
             self.send_error(404)
             return
-        self.send_response(200)
-        self.send_header('Content-Type', 'text/html; charset=utf-8')
-        self.send_header('Content-Length', str(len(body)))
-        self.send_header('Cache-Control', 'no-store')
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+        self.send_html(body, headers=[('Cache-Control', 'no-store')])
 
 
 def descendants(pid):
@@ -154,13 +140,7 @@ def sable_driver():
     port = free_port()
     process = subprocess.Popen([SABLE, '--headless', f'--webdriver={port}', f'--profile={WORK}/sable-profile'],
                                stderr=open(f'{WORK}/sable.log', 'w'))
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.02)
+    wait_for_port(port, seconds=30, poll=0.02)
     options = ArgOptions()
     options.set_capability('browserName', 'sable')
     return webdriver.Remote(command_executor=f'http://127.0.0.1:{port}', options=options), process.pid, process

@@ -7,7 +7,6 @@ CI: the 50 MB page takes ~1 GB and tens of seconds). Prints 'N passed, N failed'
 import http.server
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,7 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.options import ArgOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import check, children, free_port  # noqa: E402
+from e2e import check, children, free_port, wait_for_port  # noqa: E402
 import e2e  # noqa: E402
 
 SABLE = sys.argv[1]
@@ -42,7 +41,7 @@ PAGES = {
 }
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(e2e.PageHandler):
     protocol_version = 'HTTP/1.1'
 
     def do_GET(self):
@@ -53,14 +52,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if body is None:
             self.send_error(404)
             return
-        self.send_response(200)
-        self.send_header('Content-Type', 'text/html; charset=utf-8')
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
+        self.send_html(body)
 
 
 def role_pids(host):
@@ -89,13 +81,7 @@ def main():
     log_path = os.path.join(WORK, 'host.log')
     host = subprocess.Popen([SABLE, '--headless', f'--webdriver={port}', f'--profile={WORK}/profile'],
                             stderr=open(log_path, 'w'))
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    wait_for_port(port)
     options = ArgOptions()
     options.set_capability('browserName', 'sable')
     d = webdriver.Remote(command_executor=f'http://127.0.0.1:{port}', options=options)

@@ -52,6 +52,34 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class PageHandler(http.server.BaseHTTPRequestHandler):
+    """A quiet handler for the test sites: `send_html` answers 200 with a page."""
+
+    def send_html(self, body, headers=()):
+        self.send_response(200)
+        self.send_header('Content-Type', 'text/html; charset=utf-8')
+        self.send_header('Content-Length', str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def wait_for_port(port, seconds=20, poll=0.05):
+    """Until something listens on 127.0.0.1:port (or the time is up)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(('127.0.0.1', port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(poll)
+    return False
+
+
 def free_port():
     s = socket.socket()
     s.bind(('127.0.0.1', 0))
@@ -140,13 +168,7 @@ def main():
     profile = os.path.join(os.environ.get('TMPDIR', '/tmp'), f'sable-e2e-profile-{os.getpid()}')
     host = subprocess.Popen([SABLE, '--headless', f'--webdriver={port}', f'--profile={profile}'],
                             stderr=open(os.path.join(os.environ.get('TMPDIR', '/tmp'), f'sable-e2e-{os.getpid()}.log'), 'w'))
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    wait_for_port(port)
     driver = None
     try:
         options = ArgOptions()

@@ -50,7 +50,7 @@ def page(name):
             f'<div style="padding-bottom:1500px"></div><p>the end</p>').encode()
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(e2e.PageHandler):
     def do_GET(self):
         if self.path.startswith('/to-127/'):
             # A redirect to the other site (localhost -> 127.0.0.1).
@@ -64,14 +64,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_error(404)
             return
         body = page(name)
-        self.send_response(200)
-        self.send_header('Content-Type', 'text/html; charset=utf-8')
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
+        self.send_html(body)
 
 
 class Host:

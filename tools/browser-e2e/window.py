@@ -25,7 +25,7 @@ WORK = tempfile.mkdtemp(prefix='sable-window-e2e-')
 TITLES = {'a': 'Page A', 'b': 'Page B', 'c': 'Page C'}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(e2e.PageHandler):
     def do_GET(self):
         if self.path == '/to-a':
             # A redirect to another site (localhost -> 127.0.0.1): the page opens at that site's zoom.
@@ -53,14 +53,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f'document.getElementById("hit").addEventListener("click", function () {{ flag.style.backgroundColor = "rgb(0, 255, 0)"; }});'
                 f'document.getElementById("stay").onclick = function (e) {{ e.preventDefault(); flag.style.backgroundColor = "rgb(255, 128, 0)"; }};'
                 f'</script>').encode()
-        self.send_response(200)
-        self.send_header('Content-Type', 'text/html; charset=utf-8')
-        self.send_header('Content-Length', str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
+        self.send_html(body)
 
 
 def xdo(*args):
