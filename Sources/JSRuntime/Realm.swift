@@ -187,6 +187,8 @@ public final class Realm {
 
     /// The hidden key under which a class constructor keeps its instance-field initializer.
     var classFieldsKey: PropertyKey?
+    /// The hidden key of [[IsRawJSON]] (the first realm's; Builtins/JSONRawJSON.swift).
+    var rawJSONKey: PropertyKey?
 
     /// Root shapes for the common object kinds.
     var objectShape: UnsafeMutableRawPointer!
@@ -236,6 +238,7 @@ public final class Realm {
                   functionApply?.cell, functionCall?.cell] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
+        if let k = rawJSONKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
         for v in singleCharStrings { m.mark(v) }
         binary.mark(&m)
