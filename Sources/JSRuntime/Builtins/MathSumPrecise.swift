@@ -3,7 +3,9 @@
 // 2^1024, so the sum is kept exactly as a fixed-point integer (two's complement over
 // enough 64-bit limbs for 2^53 addends) and rounded to nearest, ties to even, at the end.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The exact running sum, in units of 2^-1074.
 struct ExactDoubleSum {
