@@ -84,4 +84,16 @@ private func evalWithOtherRealm(_ source: String, gcStress: Bool = false) throws
         #expect(try evalToString("[Error.isError(new TypeError()), Error.isError({__proto__: Error.prototype}), Error.isError(new (class extends Error {})())].join()")
             == "true,false,true")
     }
+
+    @Test func isHTMLDDA() throws {
+        let rt = Runtime()
+        try rt.initializeRealm()
+        let dda = try rt.makeNativeFunction("dda", length: 0) { _, _, _, _ throws(JSException) in .null }
+        dda.flags |= ObjectFlags.htmlDDA
+        try rt.put(rt.realm.global, "dda", Value(cell: dda.cell))
+        let v = try rt.evaluateScript(SourceFile(name: "dda.js", bytes: Array("""
+            [typeof dda, !dda, dda ? 1 : 2, dda == null, undefined == dda, dda === undefined, (dda ?? 1) === dda, dda(), dda == dda].join()
+            """.utf8)))
+        #expect(try rt.flatten(try rt.toString(v)).swiftString == "undefined,true,2,true,true,false,true,,true")
+    }
 }
