@@ -11,9 +11,11 @@ final class PrintLog {
 /// Defines `print` and `$262` on the realm's global object (writable, configurable,
 /// non-enumerable), before the harness runs.
 ///
-/// `$262` has `global`, `evalScript`, `gc` and `detachArrayBuffer`. `createRealm` is absent (a runtime has one realm), as are
-/// `agent`, `IsHTMLDDA` and `AbstractModuleSource`.
-func installHost(_ rt: Runtime, log: PrintLog) throws(JSException) {
+/// `$262` has `global`, `evalScript`, `gc`, `detachArrayBuffer`, `createRealm` (a new
+/// realm of the same runtime, with its own `print` and `$262`) and `IsHTMLDDA`; `agent`
+/// and `AbstractModuleSource` are absent. Returns `$262`.
+@discardableResult
+func installHost(_ rt: Runtime, log: PrintLog) throws(JSException) -> Value {
     let global = rt.realm.global!
     let depth = rt.heap.rootDepth
     defer { rt.heap.popRoots(to: depth) }
@@ -43,5 +45,15 @@ func installHost(_ rt: Runtime, log: PrintLog) throws(JSException) {
         try rt.detachArrayBuffer(args.count > 0 ? args[0] : .undefined)
         return .null
     }
+    // createRealm(): a new realm (its own intrinsics and global object); returns its `$262`.
+    try rt.method(host, "createRealm", 0) { rt, _, _, _ throws(JSException) in
+        let realm = try rt.createRealm()
+        return try rt.withRealm(realm) { () throws(JSException) -> Value in try installHost(rt, log: log) }
+    }
+    // IsHTMLDDA: an object with [[IsHTMLDDA]] (as `document.all`); a call returns null.
+    let dda = try rt.makeNativeFunction("IsHTMLDDA", length: 0) { _, _, _, _ throws(JSException) in .null }
+    dda.flags |= ObjectFlags.htmlDDA
+    try rt.put(host, "IsHTMLDDA", Value(cell: dda.cell))
     try rt.put(global, "$262", Value(cell: host.cell))
+    return Value(cell: host.cell)
 }

@@ -1078,14 +1078,27 @@ struct BaselineCompiler {
         masm.and64(imm: ~Int32(Value.undefinedTag), R.t2)
         masm.move(R.t1, R.t3)
         masm.and64(imm: ~Int32(Value.undefinedTag), R.t3)
-        let aNotNullish = masm.branch64(.notEqual, R.t2, imm: Int32(Value.null.bits))
-        // a nullish: equal iff b is nullish too.
-        equal.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
-        notEqual.append(masm.jump())
-        masm.linkHere(aNotNullish)
-        notEqual.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
-        // Two objects (cells of kinds past the shape) with different bits.
         var stub: [Jump] = []
+        /// One side nullish, the other (`r`) not: not equal unless `r` is an object with
+        /// [[IsHTMLDDA]] (the stub decides those).
+        func nullishAgainst(_ r: GPR) {
+            let notCell = cellKind(r, into: R.t2)
+            let notObject = masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.shape.rawValue))
+            stub.append(masm.branchTest8(.nonZero, r, Int32(CellHeaderLayout.flags), imm: UInt8(ObjectFlags.htmlDDA)))
+            notEqual.append(masm.jump())
+            masm.linkHere(notObject)
+            for j in notCell { masm.linkHere(j) }
+            notEqual.append(masm.jump())
+        }
+        let aNotNullish = masm.branch64(.notEqual, R.t2, imm: Int32(Value.null.bits))
+        // a nullish: equal iff b is nullish too (or IsHTMLDDA).
+        equal.append(masm.branch64(.equal, R.t3, imm: Int32(Value.null.bits)))
+        nullishAgainst(R.t1)
+        masm.linkHere(aNotNullish)
+        let bNotNullish = masm.branch64(.notEqual, R.t3, imm: Int32(Value.null.bits))
+        nullishAgainst(R.t0)
+        masm.linkHere(bNotNullish)
+        // Two objects (cells of kinds past the shape) with different bits.
         for r in [R.t0, R.t1] {
             stub += cellKind(r, into: R.t2)
             stub.append(masm.branch32(.belowOrEqual, R.t2, imm: Int32(CellKind.shape.rawValue)))
@@ -1149,14 +1162,18 @@ struct BaselineCompiler {
         masm.linkHere(notDouble)
         masm.linkHere(never)
         let notCell = cellKind(R.t0, into: R.t1)
-        // Objects (kinds past the shape) are true, flat strings by their length; ropes
-        // and symbols undecided here.
-        whenTrue.append(masm.branch32(.above, R.t1, imm: Int32(CellKind.shape.rawValue)))
+        // Objects (kinds past the shape) are true unless [[IsHTMLDDA]] (undecided here),
+        // flat strings by their length; ropes and symbols undecided here.
+        let notObject = masm.branch32(.belowOrEqual, R.t1, imm: Int32(CellKind.shape.rawValue))
+        whenTrue.append(masm.branchTest8(.zero, R.t0, Int32(CellHeaderLayout.flags), imm: UInt8(ObjectFlags.htmlDDA)))
+        let htmlDDA = masm.jump()
+        masm.linkHere(notObject)
         let notFlat = masm.branch32(.notEqual, R.t1, imm: Int32(CellKind.string.rawValue))
         masm.load32(R.t0, Int32(CellHeaderLayout.aux), R.t1)
         whenTrue.append(masm.branch32(.notEqual, R.t1, imm: 0))
         whenFalse.append(masm.jump())
         masm.linkHere(notFlat)
+        masm.linkHere(htmlDDA)
         for j in notCell { masm.linkHere(j) }
     }
 

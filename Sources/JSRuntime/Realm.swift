@@ -12,8 +12,19 @@ public typealias NativeFunction = (_ rt: Runtime, _ this: Value, _ args: UnsafeB
 struct NativeTable {
     final class Box {
         let body: NativeFunction
-        init(_ body: @escaping NativeFunction) { self.body = body }
+        /// The realm the body was registered in (GetFunctionRealm of its functions) and
+        /// that realm's `Runtime.realmKey`, compared per call: a call from another realm
+        /// enters this one first (`Runtime.callInRealm`).
+        unowned(unsafe) let realm: Realm
+        let realmKey: UInt
+        init(_ body: @escaping NativeFunction, realm: Realm) {
+            self.body = body
+            self.realm = realm
+            realmKey = realm.key
+        }
     }
+    /// The realm new bodies belong to (the runtime's current realm).
+    unowned(unsafe) var currentRealm: Realm?
     private(set) var boxes = UnsafeMutablePointer<Unmanaged<Box>>.allocate(capacity: 64)
     private(set) var count = 0
     private var capacity = 64
@@ -29,7 +40,7 @@ struct NativeTable {
 
     mutating func append(_ body: @escaping NativeFunction) {
         if count == capacity { reserveCapacity(capacity * 2) }
-        (boxes + count).initialize(to: Unmanaged.passRetained(Box(body)))
+        (boxes + count).initialize(to: Unmanaged.passRetained(Box(body, realm: currentRealm!)))
         count += 1
     }
 
@@ -39,12 +50,23 @@ struct NativeTable {
               _ newTarget: Value) throws(JSException) -> Value {
         precondition(index >= 0 && index < count)
         do {
-            return try boxes[index]._withUnsafeGuaranteedRef { try $0.body(rt, this, args, newTarget) }
+            return try boxes[index]._withUnsafeGuaranteedRef { box in
+                if box.realmKey != rt.realmKey {
+                    return try rt.callInRealm(box.realm) { () throws(JSException) -> Value in try box.body(rt, this, args, newTarget) }
+                }
+                return try box.body(rt, this, args, newTarget)
+            }
         } catch let e as JSException {
             throw e
         } catch {
             fatalError("a native function threw \(error)")
         }
+    }
+
+    /// The realm body `index` belongs to.
+    func realm(_ index: Int) -> Realm {
+        precondition(index >= 0 && index < count)
+        return boxes[index]._withUnsafeGuaranteedRef { $0.realm }
     }
 
     /// Releases the bodies (the runtime's deinit).
@@ -56,6 +78,13 @@ struct NativeTable {
 
 public final class Realm {
     unowned let rt: Runtime
+    /// This realm's identity as a word (`Runtime.realmKey` while it is current).
+    var key: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
+    /// The runtime-level fields of this realm while another one is current (Realms.swift).
+    var runtimeFields = RealmRuntimeFields()
+    /// Intrinsics by name, made at the first cross-realm GetPrototypeFromConstructor (Realms.swift).
+    var intrinsicNames: [UInt: String]?
+    var intrinsicsByName: [String: JSObject] = [:]
     public var global: JSObject!
     public var objectPrototype: JSObject!
     public var functionPrototype: JSObject!
@@ -158,6 +187,8 @@ public final class Realm {
 
     /// The hidden key under which a class constructor keeps its instance-field initializer.
     var classFieldsKey: PropertyKey?
+    /// The hidden key of [[IsRawJSON]] (the first realm's; Builtins/JSONRawJSON.swift).
+    var rawJSONKey: PropertyKey?
 
     /// Root shapes for the common object kinds.
     var objectShape: UnsafeMutableRawPointer!
@@ -207,9 +238,11 @@ public final class Realm {
                   functionApply?.cell, functionCall?.cell] { m.mark(cell: s) }
         for (a, _) in lexicalIndex { m.mark(cell: a) }
         if let k = classFieldsKey { m.mark(cell: k.cell) }
+        if let k = rawJSONKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
         for v in singleCharStrings { m.mark(v) }
         binary.mark(&m)
+        runtimeFields.mark(&m)
     }
 }
 

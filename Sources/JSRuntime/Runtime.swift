@@ -31,8 +31,12 @@ public final class Runtime {
     /// Weak references: what a collection found of WeakMaps, WeakRefs and registries (Builtins/WeakRefs.swift).
     let weakState = WeakState()
 
-    /// The current realm (one per runtime for now).
+    /// The current realm: the realm of the running function (Realms.swift).
     public var realm: Realm!
+    /// Every realm of this runtime (the first is the one `initializeRealm` made), and the
+    /// current one's `Realm.key`, which calls compare with their callee's realm.
+    var realms: [Realm] = []
+    var realmKey: UInt = 0
     /// Native function bodies, indexed by a native function's word 0.
     var natives = NativeTable()
     /// Time the regexp matcher (`--stats`): wall nanoseconds and match attempts from a
@@ -161,7 +165,7 @@ public final class Runtime {
             | Runtime.kindBit(.symbol) | Runtime.kindBit(.shape) | Runtime.kindBit(.environment)
             | Runtime.kindBit(.accessorPair))
         heap.addRootMarker { [unowned self] marker in
-            self.realm?.mark(&marker)
+            for r in self.realms { r.mark(&marker) }
             self.markFrames(&marker)
             for v in self.permanentRoots { marker.mark(v) }
             for s in self.closureShapeList { marker.mark(cell: s) }

@@ -49,6 +49,11 @@ extension Runtime {
     func arraySpeciesCreate(_ original: JSObject, _ length: Int) throws(JSException) -> JSObject {
         if !(try isArray(Value(cell: original.cell))) { return try arrayCreate(length) }
         var c = try get(original, key(static: "constructor"), receiver: Value(cell: original.cell))
+        if isConstructor(c) {
+            // Another realm's %Array%: an array of this realm.
+            let realmC = try functionRealm(c)
+            if realmC !== realm && c.bits == Value(cell: realmC.arrayConstructor.cell).bits { c = .undefined }
+        }
         if isObject(c) {
             c = try get(JSObject(c), symbolKey(wellKnown.species), receiver: c)
             if c.isNull { c = .undefined }

@@ -429,11 +429,7 @@ extension Runtime {
     }
 
     func makeDateObject(_ tv: Double, newTarget: Value) throws(JSException) -> JSObject {
-        var proto = Value(cell: realm.datePrototype.cell)
-        if isObject(newTarget) {
-            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
-            if isObject(p) { proto = p }
-        }
+        let proto = Value(cell: try prototypeFromConstructor(newTarget, realm.datePrototype).cell)
         heap.pushRoot(proto)
         defer { heap.popRoots(1) }
         let o = try allocateObject(.date, shape: try rootShape(for: proto))

@@ -63,6 +63,12 @@ extension Runtime {
             if type != .error { _ = try setPrototype(c, Value(cell: realm.errorConstructors[.error]!.cell)) }
         }
 
+        // Error.isError(arg): whether arg has an [[ErrorData]] slot (an error object of any realm).
+        try method(realm.errorConstructors[.error]!, "isError", 1) { rt, _, args, _ throws(JSException) in
+            let v = rt.arg(args, 0)
+            return Value(rt.isObject(v) && JSObject(v).kind == .error)
+        }
+
         // https://tc39.es/ecma262/#sec-aggregate-error-objects
         let ap = try newObject(prototype: proto)
         realm.aggregateErrorPrototype = ap

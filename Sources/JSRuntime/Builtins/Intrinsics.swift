@@ -5,6 +5,15 @@ extension Runtime {
     public func initializeRealm() throws(JSException) {
         let realm = Realm(runtime: self)
         self.realm = realm
+        realms.append(realm)
+        realmKey = realm.key
+        natives.currentRealm = realm
+        try buildRealm(realm, primary: true)
+    }
+
+    /// Fills the current realm `realm` with its intrinsics and global object; the first
+    /// realm also makes what all realms share (well-known symbols, hooks).
+    func buildRealm(_ realm: Realm, primary: Bool) throws(JSException) {
         // The builtins intern some 400 names and define some 500 functions: no rehashing.
         atomCache.reserveCapacity(1024)
         natives.reserveCapacity(1024)
@@ -40,10 +49,12 @@ extension Runtime {
         toPrimitiveHook = { [unowned(unsafe) self] v, hint throws(JSException) in try self.objectToPrimitive(v, hint) }
         makeErrorHook = { [unowned(unsafe) self] type, message throws(JSException) in try self.newError(type, message) }
 
-        try makeWellKnownSymbols()
-        let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
-        header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
-        realm.classFieldsKey = PropertyKey(cell: hidden.asCell)
+        if primary {
+            try makeWellKnownSymbols()
+            let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
+            header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
+            realm.classFieldsKey = PropertyKey(cell: hidden.asCell)
+        }
         let g = realm.global!
         try put(g, "globalThis", Value(cell: g.cell))
         try put(g, "undefined", .undefined, [])
@@ -78,8 +89,10 @@ extension Runtime {
         try installResourceManagement()
         try installConsole()
         try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
-        outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
-        permanentRoots.append(outOfMemoryValue)
+        if primary {
+            outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
+            permanentRoots.append(outOfMemoryValue)
+        }
     }
 
     /// OrdinaryToPrimitive (`objectToPrimitive` in SymbolBuiltins.swift checks @@toPrimitive first).

@@ -413,6 +413,10 @@ extension Runtime {
                 return true
             }
             if rt.isString(value) { try quote(value); return true }
+            if rt.isRawJSON(value) {
+                append(try rt.flatten(try rt.get(JSObject(value), rt.key(static: "rawJSON"), receiver: value)).swiftString)
+                return true
+            }
             if rt.isObject(value) && !rt.isCallable(value) {
                 rt.heap.pushRoot(value)
                 defer { rt.heap.popRoots(1) }
@@ -562,5 +566,6 @@ extension Runtime {
         try method(json, "stringify", 3) { rt, _, args, _ throws(JSException) in
             try rt.jsonStringify(rt.arg(args, 0), rt.arg(args, 1), rt.arg(args, 2))
         }
+        try installRawJSON(json)
     }
 }

@@ -202,7 +202,7 @@ extension Runtime {
     /// CanBeHeldWeakly: objects and symbols not in the global registry.
     func canBeHeldWeakly(_ v: Value) -> Bool {
         if isObject(v) { return true }
-        if isSymbol(v) { return realm.symbolRegistryKeys[v.bits] == nil }
+        if isSymbol(v) { return primaryRealm.symbolRegistryKeys[v.bits] == nil }
         return false
     }
 

@@ -17,11 +17,7 @@ extension Runtime {
     func makeBoxedPrimitive(_ prim: Value, newTarget: Value, fallback: JSObject) throws(JSException) -> JSObject {
         heap.pushRoot(prim)
         defer { heap.popRoots(1) }
-        var proto = Value(cell: fallback.cell)
-        if isObject(newTarget) {
-            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
-            if isObject(p) { proto = p }
-        }
+        let proto = Value(cell: try prototypeFromConstructor(newTarget, fallback).cell)
         heap.pushRoot(proto)
         defer { heap.popRoots(1) }
         let o = try allocateObject(.boxedPrimitive, shape: try rootShape(for: proto))
@@ -177,6 +173,7 @@ extension Runtime {
         let m = try newObject()
         try put(realm.global, "Math", Value(cell: m.cell))
         try defineOwnProperty(m, symbolKey(wellKnown.toStringTag), .data(try makeString("Math"), [.configurable]))
+        try installMathSumPrecise(m)
         try put(m, "PI", Value(Double.pi), [])
         try put(m, "E", Value(M_E), [])
         try put(m, "LN2", Value(M_LN2), [])

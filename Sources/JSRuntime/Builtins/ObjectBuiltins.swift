@@ -70,10 +70,12 @@ extension Runtime {
     }
 
     /// GetPrototypeFromConstructor: `newTarget.prototype` if it is an object, else the fallback.
+    /// The fallback (an intrinsic of the current realm) is taken from newTarget's realm.
     func prototypeFromConstructor(_ newTarget: Value, _ fallback: JSObject) throws(JSException) -> JSObject {
         guard isObject(newTarget) else { return fallback }
         let p = try prototypeProperty(JSObject(newTarget))
-        return isObject(p) ? JSObject(p) : fallback
+        if isObject(p) { return JSObject(p) }
+        return correspondingIntrinsic(fallback, in: try functionRealm(newTarget))
     }
 
     /// `constructor.prototype`: an own data property is read straight from its slot.

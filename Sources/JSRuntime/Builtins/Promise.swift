@@ -375,8 +375,7 @@ extension Runtime {
             if newTarget.isUndefined { throw try rt.typeError("Promise constructor cannot be invoked without 'new'") }
             let executor = rt.arg(args, 0)
             guard rt.isCallable(executor) else { throw try rt.typeError("Promise resolver \(try rt.describeForError(executor)) is not a function") }
-            var protoValue = try rt.get(JSObject(newTarget), rt.key(static: "prototype"), receiver: newTarget)
-            if !rt.isObject(protoValue) { protoValue = Value(cell: rt.realm.promisePrototype.cell) }
+            let protoValue = Value(cell: try rt.prototypeFromConstructor(newTarget, rt.realm.promisePrototype).cell)
             let p = try rt.newPromiseObject(prototype: JSObject(protoValue))
             rt.heap.pushRoot(Value(cell: p.cell))
             defer { rt.heap.popRoots(1) }

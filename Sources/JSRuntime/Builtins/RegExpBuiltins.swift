@@ -105,8 +105,7 @@ extension Runtime {
         }
         var proto = Value(cell: realm.regexpPrototype.cell)
         if isObject(newTarget) && newTarget.bits != Value(cell: realm.regexpConstructor.cell).bits {
-            let p = try get(JSObject(newTarget), key(static: "prototype"), receiver: newTarget)
-            if isObject(p) { proto = p }
+            proto = Value(cell: try prototypeFromConstructor(newTarget, realm.regexpPrototype).cell)
         }
         let o = try allocateObject(.regexp, shape: try rootShape(for: proto))
         o.setWord(0, 0)

@@ -42,16 +42,16 @@ extension Runtime {
         try method(ctor, "for", 1) { rt, _, args, _ throws(JSException) in
             let s = try rt.toString(rt.arg(args, 0))
             let units = try rt.flatten(s).codeUnits
-            if let sym = rt.realm.symbolRegistry[units] { return sym }
+            if let sym = rt.primaryRealm.symbolRegistry[units] { return sym }
             let sym = try rt.makeSymbol(description: s)
-            rt.realm.symbolRegistry[units] = sym
-            rt.realm.symbolRegistryKeys[sym.bits] = s
+            rt.primaryRealm.symbolRegistry[units] = sym
+            rt.primaryRealm.symbolRegistryKeys[sym.bits] = s
             return sym
         }
         try method(ctor, "keyFor", 1) { rt, _, args, _ throws(JSException) in
             let s = rt.arg(args, 0)
             guard rt.isSymbol(s) else { throw try rt.typeError("\(try rt.describeForError(s)) is not a symbol") }
-            return rt.realm.symbolRegistryKeys[s.bits] ?? .undefined
+            return rt.primaryRealm.symbolRegistryKeys[s.bits] ?? .undefined
         }
         try accessor(proto, key(static: "description"), name: "description", getter: { rt, this, _, _ throws(JSException) in
             rt.symbolDescription(try rt.thisSymbolValue(this, "Symbol.prototype.description"))

@@ -118,6 +118,12 @@ extension Runtime {
         for i in 0..<n { base[i] = e[i] }
         let callee = JSObject(e[n + 1])
         let data = functionCodeData(callee)
+        if data.realmKey != realmKey {
+            // A generator of another realm runs in its realm (nothing was changed yet).
+            return try callInRealm(data.realm) { () throws(JSException) -> Value in
+                try generatorResume(gv, value, mode: mode, method: method, wrap: wrap)
+            }
+        }
         let resumeRegister = Int(e[n + 7].asInt32)
         if state == .suspendedYield && resumeRegister >= 0 {
             base[resumeRegister] = value

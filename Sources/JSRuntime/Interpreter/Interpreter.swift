@@ -62,8 +62,15 @@ final class CodeData {
     /// `newRegExp`; nil entries until evaluated).
     var regexpSites: UnsafeMutablePointer<RegExpLiteralSite>?
 
-    init(code: CodeBlock) {
+    /// The realm the code runs in (GetFunctionRealm of its functions; Realms.swift) and
+    /// its `Realm.key`, which every call compares with the current realm's.
+    unowned(unsafe) let realm: Realm
+    let realmKey: UInt
+
+    init(code: CodeBlock, realm: Realm) {
         self.code = code
+        self.realm = realm
+        realmKey = realm.key
         let ins = UnsafeMutablePointer<Int32>.allocate(capacity: max(code.instructions.count, 1))
         code.instructions.withUnsafeBufferPointer { b in
             if let base = b.baseAddress { ins.initialize(from: base, count: b.count) }
@@ -227,7 +234,7 @@ extension Runtime {
 
     func codeData(_ code: CodeBlock) -> CodeData {
         if let d = code.runtimeData { return unsafeDowncast(d, to: CodeData.self) }
-        let d = CodeData(code: code)
+        let d = CodeData(code: code, realm: realm)
         code.runtimeData = d
         let address = UInt(bitPattern: Unmanaged.passUnretained(d).toOpaque())
         allCodeData[address] = d
@@ -291,8 +298,14 @@ extension Runtime {
             nativeDepth += 1
             defer { nativeDepth -= 1 }
             let base = frames.last.map { $0.top } ?? registers
-            try pushFrame(function: o, this: this, args: args, base: base, returnRegister: -1, newTarget: newTarget)
-            return try run(entryDepth: frames.count - 1)
+            if try pushFrame(function: o, this: this, args: args, base: base, returnRegister: -1, newTarget: newTarget) {
+                return try run(entryDepth: frames.count - 1)
+            }
+            // A function of another realm: run it in its realm.
+            return try callInRealm(functionCodeData(o).realm) { () throws(JSException) -> Value in
+                try pushFrame(function: o, this: this, args: args, base: base, returnRegister: -1, newTarget: newTarget)
+                return try run(entryDepth: frames.count - 1)
+            }
         case .boundFunction:
             return try callBound(o, args, newTarget: newTarget)
         case .proxy where o.flags & ProxyFlags.callable != 0:
@@ -369,7 +382,7 @@ extension Runtime {
             let slots = max(JSObject.defaultInlineSlots, ShapeCell(root).info.expectedSlots)
             return try allocateObject(.object, shape: root, inlineSlots: slots)
         }
-        return try newObject(prototype: fallback ?? realm.objectPrototype)
+        return try newObject(prototype: correspondingIntrinsic(fallback ?? realm.objectPrototype, in: try functionRealm(newTarget)))
     }
 
     func callBound(_ o: JSObject, _ args: UnsafeBufferPointer<Value>, newTarget: Value) throws(JSException) -> Value {
@@ -393,9 +406,13 @@ extension Runtime {
     // MARK: - Frames
 
     /// Sets up a frame for a bytecode function at `base`.
+    /// Returns false, pushing nothing, when the function belongs to another realm than the
+    /// current one: the caller calls it through `callFunction`, which enters its realm.
+    @discardableResult
     func pushFrame(function o: JSObject, this: Value, args: UnsafeBufferPointer<Value>, base: UnsafeMutablePointer<Value>,
-                   returnRegister: Int, newTarget: Value) throws(JSException) {
+                   returnRegister: Int, newTarget: Value) throws(JSException) -> Bool {
         unowned(unsafe) let data = functionCodeData(o)
+        if data.realmKey != realmKey { return false }
         if o.flags & ObjectFlags.classConstructor != 0 && newTarget.isUndefined {
             throw try typeError("Class constructor \(data.code.name) cannot be invoked without 'new'")
         }
@@ -442,6 +459,7 @@ extension Runtime {
                             this: thisValue, callee: Value(cell: o.cell), newTarget: newTargetValue,
                             env: env, envDepth: 0, returnRegister: returnRegister,
                             isConstruct: !newTarget.isUndefined && kind != .arrow, exception: .undefined, home: home))
+        return true
     }
 
     /// The function's CodeData unretained (`_withUnsafeGuaranteedRef` reads it without ARC).

@@ -343,6 +343,12 @@ extension Runtime {
     /// Compiles `data` (hot enough: `enterJIT` checked) unless it was compiled or refused.
     @inline(never) func tierUp(_ data: CodeData) {
         guard data.jitState == .interpreted, let jit else { return }
+        // Machine code embeds the first realm's global object and intrinsics (Realms.swift).
+        guard data.realm === primaryRealm else {
+            data.jitState = .refused
+            return
+        }
+        if realm !== primaryRealm { return }
         let start = Heap.monotonicNanoseconds()
         if let body = jit.compile(JITCodeView(data), runtime: self) {
             data.jitBody = body
@@ -468,9 +474,9 @@ extension Runtime {
                 r[op.dst] = try callFunction(f, this: thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                 return JITStubs.callDone
             }
-            guard let body = compiledBodyToEnter(functionCodeData(callee)) else { return JITStubs.callInterpret }
-            try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
-                          returnRegister: op.dst, newTarget: .undefined)
+            guard let body = compiledBodyToEnter(functionCodeData(callee)),
+                  try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
+                                returnRegister: op.dst, newTarget: .undefined) else { return JITStubs.callInterpret }
             return enterPushedFrame(body)
         } catch {
             jitPendingException = error.value
@@ -494,7 +500,7 @@ extension Runtime {
                 // Read through a guaranteed reference (no retain and release of the code data
                 // per construct); decided before `this` is made (its prototype lookup may run code).
                 let entry: (body: JITBody?, kind: FunctionKind)? = functionCodeDataRef(fo)._withUnsafeGuaranteedRef { data in
-                    data.code.isDefaultDerivedConstructor ? nil : (compiledBodyToEnter(data), data.code.kind)
+                    data.code.isDefaultDerivedConstructor || data.realmKey != realmKey ? nil : (compiledBodyToEnter(data), data.code.kind)
                 }
                 if let entry {
                     guard let body = entry.body else { return JITStubs.callInterpret }

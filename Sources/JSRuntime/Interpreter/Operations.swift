@@ -123,7 +123,8 @@ extension Runtime {
         if a.isNumber && b.isNumber { return a.asNumber == b.asNumber }
         if a.isNullish && b.isNullish { return true }
         if isString(a) && isString(b) { return strictEquals(a, b) }
-        if a.isNullish || b.isNullish { return false }
+        // One side nullish: equal only to an object with [[IsHTMLDDA]] (Annex B.3.6.2).
+        if a.isNullish || b.isNullish { return isHTMLDDA(a) || isHTMLDDA(b) }
         if a.isBool { return try looseEquals(Value(a.asBool ? 1 : 0), b) }
         if b.isBool { return try looseEquals(a, Value(b.asBool ? 1 : 0)) }
         if a.isNumber && isString(b) { return a.asNumber == (try toNumber(b)) }
@@ -146,7 +147,7 @@ extension Runtime {
         else if isString(v) { a = atom(static: "string") }
         else if isSymbol(v) { a = atom(static: "symbol") }
         else if isBigInt(v) { a = atom(static: "bigint") }
-        else if isCallable(v) { a = atom(static: "function") }
+        else if isCallable(v) { a = isHTMLDDA(v) ? atom(static: "undefined") : atom(static: "function") }
         else { a = atom(static: "object") }
         return Value(cell: a)
     }

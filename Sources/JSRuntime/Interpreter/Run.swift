@@ -770,9 +770,9 @@ extension Runtime {
                 let direct = f.isCell && header(f.asCell).pointee.kind == .function
                     ? (JSObject(f), thisValue, UnsafeBufferPointer(start: UnsafePointer(args), count: argc))
                     : forwardedCall(f, this: thisValue, args: args, count: argc)
-                if let (callee, calleeThis, argBuf) = direct {
-                    try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
-                                  returnRegister: op.dst, newTarget: .undefined)
+                if let (callee, calleeThis, argBuf) = direct,
+                   try pushFrame(function: callee, this: calleeThis, args: argBuf, base: fp.pointee.top,
+                                 returnRegister: op.dst, newTarget: .undefined) {
                     fi = frames.count - 1
                     fp = frames.pointer(fi)
                     data = fp.pointee.data.takeUnretainedValue()
@@ -804,8 +804,10 @@ extension Runtime {
                 let newTarget = r[op.newTarget]
                 if f.isCell && header(f.asCell).pointee.kind == .function && JSObject(f).flags & ObjectFlags.constructor != 0 {
                     let fo = JSObject(f)
-                    unowned(unsafe) let code = functionCodeData(fo).code
-                    if !code.isDefaultDerivedConstructor {
+                    unowned(unsafe) let calleeData = functionCodeData(fo)
+                    unowned(unsafe) let code = calleeData.code
+                    // (A constructor of another realm: `construct` enters its realm.)
+                    if !code.isDefaultDerivedConstructor && calleeData.realmKey == realmKey {
                         let thisValue = try constructThis(fo, code.kind, newTarget: newTarget)
                         try pushFrame(function: fo, this: thisValue, args: args, base: fp.pointee.top,
                                       returnRegister: op.dst, newTarget: newTarget)

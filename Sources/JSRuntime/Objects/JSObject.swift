@@ -29,7 +29,8 @@ public enum ObjectFlags {
     public static let sparseElements: UInt16 = 16
     /// Derived class constructor.
     public static let derived: UInt16 = 32
-    /// `arguments` object mapped to parameters (sloppy).
+    /// An object with [[IsHTMLDDA]] (Annex B.3.6: `document.all`, `$262.IsHTMLDDA`):
+    /// typeof "undefined", falsy, loosely equal to null and undefined.
     public static let htmlDDA: UInt16 = 64
     // 128 and 256 are kind-specific (ArrayFlags.lengthReadOnly, ...).
     /// Some shape has this object as its prototype: changes to its own properties advance

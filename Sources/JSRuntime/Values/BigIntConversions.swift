@@ -133,9 +133,9 @@ extension Runtime {
     /// ids of a realm are never reused.
     func bigIntKeyID(_ v: Value) -> UInt64 {
         let x = bigIntValue(v)
-        if let id = realm.bigIntKeyIDs[x] { return id }
-        let id = 0x0001_0000_0000_0000 | UInt64(realm.bigIntKeyIDs.count)
-        realm.bigIntKeyIDs[x] = id
+        if let id = primaryRealm.bigIntKeyIDs[x] { return id }
+        let id = 0x0001_0000_0000_0000 | UInt64(primaryRealm.bigIntKeyIDs.count)
+        primaryRealm.bigIntKeyIDs[x] = id
         return id
     }
 }

@@ -18,7 +18,13 @@ extension Runtime {
         if v.isNullish || v.isEmpty { return false }
         if isString(v) { return stringLength(v) != 0 }
         if isBigInt(v) { return header(v.asCell).pointee.aux != 0 }
-        return true
+        // An object with [[IsHTMLDDA]] (Annex B.3.6, `document.all`) is falsy.
+        return !isHTMLDDA(v)
+    }
+
+    /// Whether `v` is an object with an [[IsHTMLDDA]] internal slot (`ObjectFlags.htmlDDA`).
+    @inline(__always) public func isHTMLDDA(_ v: Value) -> Bool {
+        isObject(v) && JSObject(v).flags & ObjectFlags.htmlDDA != 0
     }
 
     public func toNumber(_ v: Value) throws(JSException) -> Double {
