@@ -134,7 +134,7 @@ public final class Realm {
     /// Promises rejected while no handler was attached, for a host that reports them
     /// (`Runtime.tracksRejections`; HostPromiseRejectionTracker).
     var rejectedPromises: JSObject?
-    public var errorPrototypes: [Runtime.ErrorType: JSObject] = [:]
+    public var errorPrototypes = ErrorTable()
     /// RegExp (Builtins/RegExpBuiltins.swift).
     public var regexpPrototype: JSObject!
     public var regexpConstructor: JSObject!
@@ -161,7 +161,7 @@ public final class Realm {
     var regexpPristineEpoch: UInt32 = 0
     /// RegExp's original @@species getter.
     var regexpSpeciesGetter: Value = .undefined
-    public var errorConstructors: [Runtime.ErrorType: JSObject] = [:]
+    public var errorConstructors = ErrorTable()
     /// ArrayBuffer, typed arrays, DataView (Builtins/ArrayBuffer.swift).
     let binary = BinaryIntrinsics()
 
@@ -231,8 +231,8 @@ public final class Realm {
         for v in regexpPristineValues { m.mark(v) }
         for v in regexpPristineGetters { m.mark(v) }
         m.mark(regexpSpeciesGetter)
-        for (_, o) in errorPrototypes { m.mark(cell: o.cell) }
-        for (_, o) in errorConstructors { m.mark(cell: o.cell) }
+        for o in errorPrototypes.objects { m.mark(cell: o?.cell) }
+        for o in errorConstructors.objects { m.mark(cell: o?.cell) }
         for s in [objectShape, arrayShape, functionShape, arrowShape, generatorFunctionShape, asyncGeneratorFunctionShape,
                   asyncFunctionShape, prototypeShape, sloppyArgumentsShape, strictArgumentsShape, strictArgumentsCallee,
                   functionApply?.cell, functionCall?.cell] { m.mark(cell: s) }
@@ -404,5 +404,17 @@ final class LexicalValues: Sequence {
 
     func makeIterator() -> UnsafeBufferPointer<Value>.Iterator {
         UnsafeBufferPointer(start: cell.pointee, count: count).makeIterator()
+    }
+}
+
+/// One object per error type (a realm's error prototypes or constructors). A fixed array: a
+/// `[ErrorType: JSObject]` cost each process a scan of the binary's protocol conformances at
+/// start-up (~60,000 instructions and the data pages it reads) to instantiate its storage.
+public struct ErrorTable {
+    var objects = [JSObject?](repeating: nil, count: Runtime.ErrorType.count)
+    public init() {}
+    public subscript(_ type: Runtime.ErrorType) -> JSObject? {
+        get { objects[type.index] }
+        set { objects[type.index] = newValue }
     }
 }

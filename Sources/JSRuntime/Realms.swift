@@ -199,8 +199,8 @@ extension Runtime {
                 if names[UInt(bitPattern: o.cell)] == nil { names[UInt(bitPattern: o.cell)] = name }
             } else if let list = value as? [JSObject?] {
                 for (i, o) in list.enumerated() { if let o { add("\(name)[\(i)]", o) } }
-            } else if let dict = value as? [ErrorType: JSObject] {
-                for (k, o) in dict { add("\(name).\(k.rawValue)", o) }
+            } else if let table = value as? ErrorTable {
+                for (i, o) in table.objects.enumerated() { if let o { add("\(name)[\(i)]", o) } }
             }
         }
         for child in Mirror(reflecting: r).children { if let l = child.label { add(l, child.value) } }

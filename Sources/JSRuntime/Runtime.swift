@@ -489,7 +489,21 @@ public final class Runtime {
 
     public enum ErrorType: String { case error = "Error", typeError = "TypeError", rangeError = "RangeError",
                                     syntaxError = "SyntaxError", referenceError = "ReferenceError",
-                                    evalError = "EvalError", uriError = "URIError" }
+                                    evalError = "EvalError", uriError = "URIError"
+        static let count = 7
+        /// 0..<count, for tables indexed by error type.
+        var index: Int {
+            switch self {
+            case .error: return 0
+            case .typeError: return 1
+            case .rangeError: return 2
+            case .syntaxError: return 3
+            case .referenceError: return 4
+            case .evalError: return 5
+            case .uriError: return 6
+            }
+        }
+    }
 
     public func makeError(_ type: ErrorType, _ message: String) throws(JSException) -> JSException {
         guard let hook = makeErrorHook else { return JSException(value: try makeString("\(type.rawValue): \(message)")) }

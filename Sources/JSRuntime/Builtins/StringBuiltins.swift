@@ -557,9 +557,10 @@ extension Runtime {
                 return try rt.convertCase(sv, upper: upper)
             }
         }
-        var trimFns: [String: JSObject] = [:]
+        // trimLeft and trimRight are the same function objects as trimStart and trimEnd.
+        var trimFns: [JSObject] = []
         for (name, start, end) in [("trim", true, true), ("trimStart", true, false), ("trimEnd", false, true)] {
-            trimFns[name] = try method(proto, name, 0) { rt, this, _, _ throws(JSException) in
+            trimFns.append(try method(proto, name, 0) { rt, this, _, _ throws(JSException) in
                 let sv = try rt.thisString(this, name)
                 rt.heap.pushRoot(sv)
                 defer { rt.heap.popRoots(1) }
@@ -568,10 +569,10 @@ extension Runtime {
                 if start { while lo < hi && Runtime.isJSWhiteSpace(s[lo]) { lo += 1 } }
                 if end { while hi > lo && Runtime.isJSWhiteSpace(s[hi - 1]) { hi -= 1 } }
                 return try rt.substring(s, lo, hi)
-            }
+            })
         }
-        try put(proto, "trimLeft", Value(cell: trimFns["trimStart"]!.cell))
-        try put(proto, "trimRight", Value(cell: trimFns["trimEnd"]!.cell))
+        try put(proto, "trimLeft", Value(cell: trimFns[1].cell))
+        try put(proto, "trimRight", Value(cell: trimFns[2].cell))
         // split, replace, replaceAll, match, matchAll, search: RegExpSymbols.swift (installRegExp).
 
         // Annex B HTML methods.
