@@ -92,7 +92,8 @@ extension Runtime {
     }
 
     func installBufferHooks() {
-        kindFinalizeHooks[Int(CellKind.arrayBuffer.rawValue)] = { [unowned self] o in
+        // unowned(unsafe): also called from the runtime's deinit (Heap.releaseAll).
+        kindFinalizeHooks[Int(CellKind.arrayBuffer.rawValue)] = { [unowned(unsafe) self] o in
             if let p = o.bufferData {
                 free(p)
                 self.heap.releaseExternal(o.bufferByteLength)

@@ -67,7 +67,8 @@ extension Runtime {
             kindTraceHooks[Int(kind.rawValue)] = { [unowned self] o, marker in
                 if o.flags & ObjectFlags.weakCollection != 0 { self.traceWeakCollection(o, &marker) } else { marker.mark(o.extraValue(1)) }
             }
-            kindFinalizeHooks[Int(kind.rawValue)] = { [unowned self] o in
+            // unowned(unsafe): also called from the runtime's deinit (Heap.releaseAll).
+            kindFinalizeHooks[Int(kind.rawValue)] = { [unowned(unsafe) self] o in
                 if let raw = UnsafeRawPointer(bitPattern: UInt(o.word(0))) {
                     let idx = Unmanaged<CollectionIndex>.fromOpaque(raw)
                     self.heap.releaseExternal(idx._withUnsafeGuaranteedRef { $0.accountedBytes })

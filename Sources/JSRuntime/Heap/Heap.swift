@@ -182,6 +182,13 @@ public final class Heap {
         if let (_, high) = currentThreadStack() { stackHigh = UnsafeMutableRawPointer(bitPattern: high) }
     }
 
+    /// Finalizes every cell (the owner is going away: nothing is reachable). A sweep with
+    /// nothing marked; marks are clear between collections.
+    func releaseAll() {
+        if collecting { return }
+        sweep()
+    }
+
     deinit {
         for b in blocks where b.cellCount > 0 { munmap(b.base, Heap.blockSize) }
         extraRoots.deallocate()
