@@ -9,6 +9,9 @@ import Glibc
 public enum RegExpMatchError: Error, Sendable {
     /// The backtrack stack exceeded its limit (a catastrophic pattern, or a huge input).
     case backtrackLimitExceeded
+    /// The match backtracked more times than `RegExpScratch.backtrackBudget` allows (an
+    /// embedding's step budget: catastrophic backtracking stays bounded in time).
+    case stepLimitExceeded
 }
 
 struct Backtrack {
@@ -38,6 +41,11 @@ public final class RegExpScratch {
     var capacity: Int
     var state: UnsafeMutablePointer<Int>
     var stateCapacity: Int
+    /// How many times one search may backtrack before it throws `stepLimitExceeded`
+    /// (default: no limit, as in other engines; a runtime with a step budget sets one).
+    public var backtrackBudget = Int.max
+    /// What was left of `backtrackBudget` when the last search ended.
+    public internal(set) var backtracksLeft = Int.max
 
     public init() {
         capacity = 256
@@ -70,13 +78,13 @@ extension RegExpProgram {
     /// true; the captures are in `scratch.captures`.
     public func exec(_ input: UnsafeBufferPointer<UInt16>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
         var m = Matcher<UInt16>(program: self, input: input, scratch: scratch)
-        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity; scratch.backtracksLeft = m.backtracksLeft }
         return try m.search(self, from: start)
     }
 
     public func exec(latin1 input: UnsafeBufferPointer<UInt8>, from start: Int, scratch: RegExpScratch) throws(RegExpMatchError) -> Bool {
         var m = Matcher<UInt8>(program: self, input: input, scratch: scratch)
-        defer { scratch.stack = m.stack; scratch.capacity = m.capacity }
+        defer { scratch.stack = m.stack; scratch.capacity = m.capacity; scratch.backtracksLeft = m.backtracksLeft }
         return try m.search(self, from: start)
     }
 
@@ -130,6 +138,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
     let prefixCount: Int
     let prefixShift: UnsafePointer<Int32>
     let maxEntries = RegExpProgram.backtrackLimitBytes / MemoryLayout<Backtrack>.stride
+    var backtracksLeft: Int
 
     init(program: borrowing RegExpProgram, input: UnsafeBufferPointer<Unit>, scratch: borrowing RegExpScratch) {
         self.prefix = UnsafePointer(program.prefix)
@@ -146,6 +155,7 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
         self.state = scratch.state
         self.stack = scratch.stack
         self.capacity = scratch.capacity
+        self.backtracksLeft = scratch.backtrackBudget
     }
 
     @inline(__always) func unit(_ i: Int) -> UInt32 { UInt32(s[i]) }
@@ -519,6 +529,8 @@ struct Matcher<Unit: FixedWidthInteger & UnsignedInteger> {
             }
             if !failed { continue }
             // Backtrack.
+            backtracksLeft &-= 1
+            if backtracksLeft < 0 { throw .stepLimitExceeded }
             while true {
                 if sp == 0 { return false }
                 let e = stack[sp - 1]

@@ -76,6 +76,9 @@ public final class Runtime {
     /// The step budget (`setStepBudget`): armed, and the steps left.
     var stepBudgetArmed = false
     var stepsLeft = Int.max
+    /// Set when the interpreter resumes at a catch handler under a step budget: that
+    /// re-entry spends no step.
+    var resumingAtHandler = false
     var jitPendingException = Value.undefined
     /// Where the call stub leaves the frame, registers and entry table of the callee it
     /// pushed (`JITStubs.call`), for the machine code that enters it.

@@ -5,7 +5,7 @@
 // separated by the first 0 byte (both UTF-8, invalid bytes replaced). The pattern is
 // compiled; a syntax error is fine. A compiled program is matched against the subject
 // from a few start positions, as UTF-16 and (when it fits) Latin-1; the backtrack limit
-// is fine; a crash, trap or timeout is a bug, and so are captures outside the subject.
+// and the backtrack budget (a step budget, as a runtime under one sets) are fine; a crash, trap or timeout is a bug, and so are captures outside the subject.
 import JSSyntax
 import JSRegExp
 
@@ -23,11 +23,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let program: RegExpProgram
     do throws(RegExpSyntaxError) { program = try RegExpProgram.compile(pattern: pattern, flags: flags) } catch { return 0 }
     let units = Array(subject.utf16)
+    let scratch = RegExpScratch()
+    scratch.backtrackBudget = 1 << 21
+    func lastCaptures() -> [Int] { Array(UnsafeBufferPointer(start: scratch.captures, count: program.groupCount * 2)) }
     for start in Set([0, 1, units.count / 2, units.count]) where start <= units.count {
         var captures: [Int] = []
         let matched: Bool
         do throws(RegExpMatchError) {
-            matched = try units.withUnsafeBufferPointer { (p) throws(RegExpMatchError) -> Bool in try program.match(p, from: start, captures: &captures) }
+            matched = try units.withUnsafeBufferPointer { (p) throws(RegExpMatchError) -> Bool in try program.exec(p, from: start, scratch: scratch) }
+            if matched { captures = lastCaptures() }
         } catch { continue }
         if matched {
             for c in captures where c < -1 || c > units.count { fatalError("capture \(c) outside 0...\(units.count) for /\(String(decoding: pattern, as: UTF16.self))/") }
@@ -37,7 +41,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             var captures1: [Int] = []
             let matched1: Bool
             do throws(RegExpMatchError) {
-                matched1 = try latin1.withUnsafeBufferPointer { (p) throws(RegExpMatchError) -> Bool in try program.match(latin1: p, from: start, captures: &captures1) }
+                matched1 = try latin1.withUnsafeBufferPointer { (p) throws(RegExpMatchError) -> Bool in try program.exec(latin1: p, from: start, scratch: scratch) }
+                if matched1 { captures1 = lastCaptures() }
             } catch { continue }
             if matched1 != matched || (matched && captures1 != captures) {
                 fatalError("Latin-1 and UTF-16 matching differ for /\(String(decoding: pattern, as: UTF16.self))/ at \(start): \(captures1) vs \(captures)")

@@ -9,7 +9,6 @@ extension Runtime {
         let rt: Runtime
         let s: StringCell
         var i = 0
-        var depth = 0
         var scratch: [UInt16] = []
 
         init(rt: Runtime, s: StringCell) { self.rt = rt; self.s = s }
@@ -31,6 +30,11 @@ extension Runtime {
         }
 
         func fail() throws(JSException) -> JSException { try rt.makeError(.syntaxError, describeToken()) }
+        /// A SyntaxError saying what was expected at the current position (V8's messages).
+        func fail(expected: String) throws(JSException) -> JSException {
+            if i >= s.length { return try fail() }
+            return try rt.makeError(.syntaxError, "\(expected) in JSON at position \(i)")
+        }
 
         mutating func skipWS() {
             while i < s.length {
@@ -39,21 +43,102 @@ extension Runtime {
             }
         }
 
+        /// An array or object whose members are being parsed.
+        struct Open {
+            let container: JSObject
+            let isArray: Bool
+            /// The next index (arrays) or the key of the member being parsed (objects).
+            var index: UInt32 = 0
+            var key: Key = .index(0)
+        }
+
+        /// Parses one JSON value. Iterative: the arrays and objects still open are on an
+        /// explicit stack (their cells, and each object's pending key, rooted on the heap's
+        /// root stack in the same order), so nesting is bounded by memory alone, as in V8's
+        /// JSON.parse, not by the native stack.
         mutating func parseValue() throws(JSException) -> Value {
-            skipWS()
-            guard i < s.length else { throw try fail() }
-            let u = s[i]
-            switch u {
-            case 0x7B: return try parseObject()
-            case 0x5B: return try parseArray()
-            case 0x22: return try parseString()
-            case 0x74: return try literal("true", .true)
-            case 0x66: return try literal("false", .false)
-            case 0x6E: return try literal("null", .null)
-            default:
-                if u == 0x2D || (u >= 0x30 && u <= 0x39) { return try parseNumber() }
-                throw try fail()
+            var open: [Open] = []
+            let rootDepth = rt.heap.rootDepth
+            defer { rt.heap.popRoots(to: rootDepth) }
+            var value: Value
+            while true {
+                skipWS()
+                guard i < s.length else { throw try fail() }
+                let u = s[i]
+                switch u {
+                case 0x7B, 0x5B:
+                    i += 1
+                    let isArray = u == 0x5B
+                    let c = isArray ? try rt.newArray() : try rt.newObject()
+                    skipWS()
+                    if i < s.length && s[i] == (isArray ? 0x5D : 0x7D) {
+                        i += 1
+                        value = Value(cell: c.cell)
+                        break
+                    }
+                    rt.heap.pushRoot(Value(cell: c.cell))
+                    var entry = Open(container: c, isArray: isArray)
+                    if !isArray {
+                        entry.key = try parseKey(first: true)
+                        rt.heap.pushRoot(keyRoot(entry.key))
+                    }
+                    open.append(entry)
+                    continue
+                case 0x22: value = try parseString()
+                case 0x74: value = try literal("true", .true)
+                case 0x66: value = try literal("false", .false)
+                case 0x6E: value = try literal("null", .null)
+                default:
+                    if u == 0x2D || (u >= 0x30 && u <= 0x39) { value = try parseNumber() } else { throw try fail() }
+                }
+                // A value is complete: store it in the innermost open container, and close
+                // every container whose last member it was.
+                while true {
+                    guard let top = open.last else { return value }
+                    let k: Key = top.isArray ? .index(top.index) : top.key
+                    try rt.createDataProperty(top.container, k, value)
+                    skipWS()
+                    guard i < s.length else { throw try fail() }
+                    if s[i] == 0x2C {
+                        i += 1
+                        if top.isArray {
+                            open[open.count - 1].index += 1
+                        } else {
+                            let next = try parseKey(first: false)
+                            open[open.count - 1].key = next
+                            rt.heap.popRoots(1)
+                            rt.heap.pushRoot(keyRoot(next))
+                        }
+                        break
+                    }
+                    guard s[i] == (top.isArray ? 0x5D : 0x7D) else {
+                        throw try fail(expected: top.isArray ? "Expected ',' or ']' after array element" : "Expected ',' or '}' after property value")
+                    }
+                    i += 1
+                    open.removeLast()
+                    rt.heap.popRoots(top.isArray ? 1 : 2)
+                    value = Value(cell: top.container.cell)
+                }
             }
+        }
+
+        /// An object member's key and its colon.
+        mutating func parseKey(first: Bool) throws(JSException) -> Key {
+            skipWS()
+            guard i < s.length, s[i] == 0x22 else {
+                throw try fail(expected: first ? "Expected property name or '}'" : "Expected double-quoted property name")
+            }
+            try scanString()
+            let k = try rt.key(fromString: try rt.makeString(scratch))
+            skipWS()
+            guard i < s.length, s[i] == 0x3A else { throw try fail(expected: "Expected ':' after property name") }
+            i += 1
+            return k
+        }
+
+        func keyRoot(_ k: Key) -> Value {
+            if case .named(let pk) = k { return Value(cell: pk.cell) }
+            return .undefined
         }
 
         mutating func literal(_ word: String, _ v: Value) throws(JSException) -> Value {
@@ -145,63 +230,6 @@ extension Runtime {
             return try rt.makeString(scratch)
         }
 
-        mutating func enter() throws(JSException) {
-            depth += 1
-            if depth > 4000 { throw try rt.rangeError("Maximum call stack size exceeded") }
-        }
-
-        mutating func parseArray() throws(JSException) -> Value {
-            try enter()
-            defer { depth -= 1 }
-            i += 1
-            let a = try rt.newArray()
-            rt.heap.pushRoot(Value(cell: a.cell))
-            defer { rt.heap.popRoots(1) }
-            skipWS()
-            if i < s.length && s[i] == 0x5D { i += 1; return Value(cell: a.cell) }
-            var n: UInt32 = 0
-            while true {
-                let v = try parseValue()
-                try rt.createDataProperty(a, .index(n), v)
-                n += 1
-                skipWS()
-                guard i < s.length else { throw try fail() }
-                if s[i] == 0x2C { i += 1; continue }
-                if s[i] == 0x5D { i += 1; break }
-                throw try fail()
-            }
-            return Value(cell: a.cell)
-        }
-
-        mutating func parseObject() throws(JSException) -> Value {
-            try enter()
-            defer { depth -= 1 }
-            i += 1
-            let o = try rt.newObject()
-            rt.heap.pushRoot(Value(cell: o.cell))
-            defer { rt.heap.popRoots(1) }
-            skipWS()
-            if i < s.length && s[i] == 0x7D { i += 1; return Value(cell: o.cell) }
-            while true {
-                skipWS()
-                guard i < s.length, s[i] == 0x22 else { throw try fail() }
-                try scanString()
-                let k = try rt.key(fromString: try rt.makeString(scratch))
-                if case .named(let pk) = k { rt.heap.pushRoot(Value(cell: pk.cell)) } else { rt.heap.pushRoot(.undefined) }
-                defer { rt.heap.popRoots(1) }
-                skipWS()
-                guard i < s.length, s[i] == 0x3A else { throw try fail() }
-                i += 1
-                let v = try parseValue()
-                try rt.createDataProperty(o, k, v)
-                skipWS()
-                guard i < s.length else { throw try fail() }
-                if s[i] == 0x2C { i += 1; continue }
-                if s[i] == 0x7D { i += 1; break }
-                throw try fail()
-            }
-            return Value(cell: o.cell)
-        }
     }
 
     func jsonParse(_ text: Value) throws(JSException) -> Value {
@@ -211,7 +239,7 @@ extension Runtime {
         var p = JSONParser(rt: self, s: s)
         let v = try p.parseValue()
         p.skipWS()
-        if p.i < s.length { throw try p.fail() }
+        if p.i < s.length { throw try makeError(.syntaxError, "Unexpected non-whitespace character after JSON at position \(p.i)") }
         return v
     }
 

@@ -155,6 +155,7 @@ extension Runtime {
     @inline(__always)
     func rxRun(_ program: RegExpProgram, _ s: StringCell, _ from: Int, base: Int = 0, count: Int? = nil) throws(JSException) -> Bool {
         if measureRegExpTime { return try rxRunTimed(program, s, from, base: base, count: count) }
+        if stepBudgetArmed { return try rxRunBudgeted(program, s, from, base: base, count: count) }
         do {
             if s.is16Bit {
                 return try program.exec(UnsafeBufferPointer(start: s.utf16, count: s.length), from: from, scratch: realm.regexpScratch)
@@ -162,8 +163,32 @@ extension Runtime {
             return try program.exec(latin1: UnsafeBufferPointer(start: s.latin1 + base, count: count ?? s.length), from: from,
                                     scratch: realm.regexpScratch)
         } catch {
-            throw try rangeError("Maximum regular expression backtracking depth exceeded")
+            throw try regexpMatchError(error)
         }
+    }
+
+    @inline(never)
+    func regexpMatchError(_ error: RegExpMatchError) throws(JSException) -> JSException {
+        switch error {
+        case .backtrackLimitExceeded: try rangeError("Maximum regular expression backtracking depth exceeded")
+        case .stepLimitExceeded: try rangeError("step budget exhausted (in a regular expression)")
+        }
+    }
+
+    /// `rxRun` under a step budget: the search's backtracks are its steps (64 to a step of
+    /// the budget), so catastrophic backtracking ends in the budget's RangeError.
+    @inline(never)
+    func rxRunBudgeted(_ program: RegExpProgram, _ s: StringCell, _ from: Int, base: Int, count: Int?) throws(JSException) -> Bool {
+        let scratch = realm.regexpScratch
+        let budget = stepsLeft > Int.max / 64 ? Int.max : stepsLeft * 64
+        scratch.backtrackBudget = budget
+        stepBudgetArmed = false
+        defer {
+            stepBudgetArmed = true
+            stepsLeft -= max(0, budget - scratch.backtracksLeft) / 64
+            scratch.backtrackBudget = .max
+        }
+        return try rxRun(program, s, from, base: base, count: count)
     }
 
     /// `rxRun`, timed into `regexpNanoseconds` (`--stats`).

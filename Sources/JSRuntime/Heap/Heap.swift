@@ -479,7 +479,7 @@ public final class Heap {
             var p = UInt(bitPattern: low) & ~UInt(7)
             let end = UInt(bitPattern: high)
             while p + 8 <= end {
-                let word = UnsafeRawPointer(bitPattern: p)!.load(as: UInt.self)
+                let word = UInt(sable_load_stack_word(p))
                 if ctx.heap.isCellStart(word) {
                     ctx.marker.mark(cell: UnsafeMutableRawPointer(bitPattern: word))
                 } else if word & 7 == 0 && word != 0, let owner = ctx.heap.owner {

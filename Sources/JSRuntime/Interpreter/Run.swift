@@ -26,6 +26,9 @@ extension Runtime {
                 if !(try unwind(error.value, entryDepth: entryDepth)) {
                     throw error
                 }
+                // Resuming at the handler is not an entry: under a step budget it must not
+                // spend a step (with none left it would throw again at the handler's pc).
+                if stepBudgetArmed { resumingAtHandler = true }
             }
         }
     }
@@ -259,7 +262,7 @@ extension Runtime {
                 let op = Op.Jmp(ins, pc)
                 let jumped = op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -267,7 +270,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -275,7 +278,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = toBoolean(r[op.value]) ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -283,7 +286,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNullish ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -291,7 +294,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNullish ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -299,7 +302,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isUndefined ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -307,7 +310,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isUndefined ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -318,7 +321,7 @@ extension Runtime {
                 let result = try relational(base, r[op.a], r[op.b])
                 let jumped = result != negated ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -329,7 +332,7 @@ extension Runtime {
                 let result = try relational(base, r[op.a], Value(int32: op.imm))
                 let jumped = result != negated ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -337,7 +340,7 @@ extension Runtime {
                 let op = Op.CompareJump(ins, pc)
                 let jumped = strictEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -345,7 +348,7 @@ extension Runtime {
                 let op = Op.CompareJump(ins, pc)
                 let jumped = strictEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -353,7 +356,7 @@ extension Runtime {
                 let op = Op.CompareJump(ins, pc)
                 let jumped = try looseEquals(r[op.a], r[op.b]) ? op.offset : Op.CompareJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -361,7 +364,7 @@ extension Runtime {
                 let op = Op.CompareJump(ins, pc)
                 let jumped = try looseEquals(r[op.a], r[op.b]) ? Op.CompareJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -374,7 +377,7 @@ extension Runtime {
                 if opcode == .jumpIfStrictNotEqImm { equal = !equal }
                 let jumped = equal ? op.offset : Op.CompareImmJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -388,7 +391,7 @@ extension Runtime {
                 if opcode == .jumpIfStrictNotEqConst { equal = !equal }
                 let jumped = equal ? op.offset : Op.ConstJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -396,7 +399,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNull ? op.offset : Op.CondJump.length
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
@@ -404,7 +407,7 @@ extension Runtime {
                 let op = Op.CondJump(ins, pc)
                 let jumped = r[op.value].isNull ? Op.CondJump.length : op.offset
                 pc += jumped
-                if jumped < 0 && !step && jitActive {
+                if jumped <= 0 && !step && jitActive {
                     (pc, fi, fp, ins, r) = try topFrameAfter(enterJIT(fp, pc, hotness: 1))
                     data = fp.pointee.data.takeUnretainedValue()
                 }
