@@ -42,7 +42,7 @@ public final class RuleListMatcher {
     var pages: [PageState] = []
     var page: PageState
     var clock: UInt64 = 0
-    static let pageCacheSize = 8
+    static let pageCacheSize = 32
     var scratch: [UInt8] = []
     var keyScratch: [UInt8] = []
     var tailHits: [UInt32] = []
@@ -86,6 +86,11 @@ public final class RuleListMatcher {
     /// (`page.applicableNetwork`, copied by `prepareUniversal`).
     let universal: UnsafeMutablePointer<UInt32>
     var universalCount = 0
+    /// Whether the URL being decided has only bytes 1...127 (`urlKnownClean`: the text path's
+    /// fast canonicalization guarantees it), so that the separator tail is decided from the
+    /// byte after the literal alone.
+    var urlClean = false
+    var urlKnownClean = false
 
     static func codes(_ list: CompiledRuleList, _ offsets: [UInt32]) -> UnsafeMutableBufferPointer<UnsafePointer<UInt32>> {
         let b = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: max(offsets.count, 1))
@@ -312,6 +317,8 @@ public final class RuleListMatcher {
 
     /// Runs the URL DFAs and checks the candidates and the universal rules.
     func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
+        urlClean = urlKnownClean || RuleListMatcher.isClean(url)
+        urlKnownClean = false
         var found = Candidates(top: topBits, seen: seen, stamp: stamp, requestFlags: requestFlags,
                                networkOnly: networkOnly, pending: pending)
         for code in urlCodes { DFABytecode.runAnywhere(code, url) { r, f in found.offer(r, f) } }
@@ -325,6 +332,13 @@ public final class RuleListMatcher {
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
         }
+    }
+
+    /// Whether every byte of `url` is in 1...127.
+    static func isClean(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        var clean = true
+        for b in url where b == 0 || b >= 128 { clean = false; break }
+        return clean
     }
 
     /// Where the text after `[htpsw]+://` begins (p0), and after its first label and dot
@@ -381,7 +395,7 @@ public final class RuleListMatcher {
             if t != lastTail {
                 lastTail = t
                 if t & HostIndex.separatorTailBit != 0 {
-                    hit = HostIndex.separatorTailMatches(url, from: q)
+                    hit = urlClean ? HostIndex.separatorTailMatchesClean(url, from: q) : HostIndex.separatorTailMatches(url, from: q)
                 } else {
                     if !walked {
                         walked = true
@@ -432,6 +446,18 @@ public final class RuleListMatcher {
         if !samePage {
             preparePage(mainDocumentURL)
             setHot(text: mainDocumentURL, domain: page.domain)
+            if frameURL == nil && list.frameDFAs.isEmpty && page.conditionsReady && page.universalFrame == page.url
+                && (networkOnly || page.applicableCSS != nil) {
+                // A page seen before whose conditions and universal rules were prepared with
+                // its own URL as the frame URL (no frame-URL DFAs: the frame's bits are empty
+                // whatever the frame): it becomes the current page as it was left.
+                clock &+= 1
+                page.lastUse = clock
+                universalCount = 0
+                for r in page.applicableNetwork { universal[universalCount] = r; universalCount += 1 }
+                hotReady = true
+                preparedNetworkOnly = networkOnly
+            }
         }
         if text.utf8.count + 8 > urlCapacity {
             urlBuffer.deallocate()
@@ -441,6 +467,7 @@ public final class RuleListMatcher {
         let buffer = UnsafeMutableBufferPointer(start: urlBuffer, count: urlCapacity)
         var canonical = text.utf8.withContiguousStorageIfAvailable { RequestURL.canonicalize($0, into: buffer) }
             ?? { var copy = text; return copy.withUTF8 { RequestURL.canonicalize($0, into: buffer) } }()
+        let fastCanonical = canonical != nil
         if canonical == nil {
             guard let (string, c) = RequestURL.canonicalizeSlowly(text) else { return false }
             if c.length > urlCapacity {
@@ -466,14 +493,22 @@ public final class RuleListMatcher {
             // (its place in the page cache too: only the current page is used until another
             // is selected).
             begin()
+            urlKnownClean = fastCanonical
             collectAndOrder(url, flags: flags, ancestors: [], networkOnly: networkOnly)
             return true
         }
         let top = page.url
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
+        urlKnownClean = fastCanonical
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
         if frameURL == nil { hotReady = true; preparedNetworkOnly = networkOnly }
         return true
+    }
+
+    static func textHash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
     }
 
     /// Copies the current page's text and registrable domain into the matcher's buffers.
@@ -494,7 +529,8 @@ public final class RuleListMatcher {
     func preparePage(_ text: String) {
         hotValid = false
         hotReady = false
-        if let p = pages.first(where: { $0.text == text }) { page = p; topBits = p.topBits; return }
+        let h = RuleListMatcher.textHash(text)
+        if let p = pages.first(where: { $0.textHash == h && $0.text == text }) { page = p; topBits = p.topBits; return }
         // The canonical URL and host: by the fast path when it applies.
         var url = "", host = ""
         var copy = text
@@ -510,6 +546,7 @@ public final class RuleListMatcher {
         if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
         selectPage(url: url)
         page.text = text
+        page.textHash = h
         if !page.hasDomain {
             if let d = domains[host] { page.domain = d } else {
                 let d = Array(RegistrableDomain(host: host).string.utf8)
@@ -565,6 +602,7 @@ public final class RuleListMatcher {
 final class PageState {
     /// The main document URL as the text path was given it, and canonical.
     var text: String? = nil
+    var textHash: UInt64 = 0
     var url = ""
     var domain: [UInt8] = []
     var hasDomain = false
@@ -588,6 +626,7 @@ final class PageState {
     func reset(url: String) {
         RuleListMatcher.clear(topBits, &topSet)
         text = nil
+        textHash = 0
         self.url = url
         domain = []
         hasDomain = false
