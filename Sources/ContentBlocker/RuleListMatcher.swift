@@ -17,9 +17,13 @@ import Darwin
 public final class RuleListMatcher {
     public let list: CompiledRuleList
     let ruleCount: Int
-    /// Per rule: the decision that last considered it (each rule is considered once).
-    let seen: UnsafeMutablePointer<UInt32>
-    var stamp: UInt32 = 0
+    /// A bit per rule: the rules this decision has considered (each rule is considered
+    /// once); they are listed in `pending` and their bits cleared when the next decision
+    /// begins. A few KB that stay in the first-level cache, where a stamp per rule (120 KB
+    /// for easybase) cost a miss per candidate.
+    let seen: UnsafeMutablePointer<UInt64>
+    /// How many rules of `pending` are marked in `seen`.
+    var pendingCount = 0
     /// The action locations of the rules that matched (at most one per rule).
     let locations: UnsafeMutablePointer<UInt32>
     var locationCount = 0
@@ -41,6 +45,9 @@ public final class RuleListMatcher {
     /// first: their canonical URL, registrable domain, top-URL conditions and universal rules.
     var pages: [PageState] = []
     var page: PageState
+    /// `pages[i].textHash`, contiguous: a page is found without touching the others.
+    var pageHashes: [UInt64] = [0]
+    var pageIndex = 0
     var clock: UInt64 = 0
     static let pageCacheSize = 32
     var scratch: [UInt8] = []
@@ -104,8 +111,8 @@ public final class RuleListMatcher {
         hostCodes = RuleListMatcher.codes(list, list.hostDFAs)
         tailCodes = RuleListMatcher.codes(list, list.tailDFAs)
         ruleCount = list.ruleCount
-        seen = .allocate(capacity: max(ruleCount, 1))
-        seen.initialize(repeating: 0, count: max(ruleCount, 1))
+        seen = .allocate(capacity: ruleCount / 64 + 1)
+        seen.initialize(repeating: 0, count: ruleCount / 64 + 1)
         locations = .allocate(capacity: max(ruleCount, 1))
         words = (ruleCount + 63) / 64 + 1
         page = PageState(words: words)
@@ -203,14 +210,18 @@ public final class RuleListMatcher {
         if page.url != top {
             hotValid = false
             hotReady = false
-            if let p = pages.first(where: { $0.url == top }) { page = p } else {
+            if let i = pages.firstIndex(where: { $0.url == top }) { page = pages[i]; pageIndex = i } else {
                 if pages.count < RuleListMatcher.pageCacheSize {
                     page = PageState(words: words)
                     pages.append(page)
+                    pageHashes.append(0)
+                    pageIndex = pages.count - 1
                 } else {
-                    page = pages.min { $0.lastUse < $1.lastUse }!
+                    pageIndex = pages.indices.min { pages[$0].lastUse < pages[$1].lastUse }!
+                    page = pages[pageIndex]
                 }
                 page.reset(url: top)
+                pageHashes[pageIndex] = 0
             }
         }
         page.lastUse = clock
@@ -260,8 +271,11 @@ public final class RuleListMatcher {
     /// A rule that passed the checks made from the flags stored in the DFA (or a universal
     /// rule): the rest of its trigger, then its confirmation DFA.
     func consider(_ r: UInt32, _ flags: UInt32, networkOnly: Bool, ancestors: [String], url: UnsafeBufferPointer<UInt8>) {
-        if seen[Int(r)] == stamp { return }
-        seen[Int(r)] = stamp
+        let bit: UInt64 = 1 << UInt64(r & 63)
+        if seen[Int(r >> 6)] & bit != 0 { return }
+        seen[Int(r >> 6)] |= bit
+        pending[pendingCount] = r
+        pendingCount &+= 1
         considerOnce(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
     }
 
@@ -290,8 +304,7 @@ public final class RuleListMatcher {
     /// walks' closures capture no reference.
     struct Candidates {
         let top: UnsafeMutablePointer<UInt64>
-        let seen: UnsafeMutablePointer<UInt32>
-        let stamp: UInt32
+        let seen: UnsafeMutablePointer<UInt64>
         let requestFlags: UInt32
         let networkOnly: Bool
         let pending: UnsafeMutablePointer<UInt32>
@@ -308,8 +321,9 @@ public final class RuleListMatcher {
                 if matched != (c == ResourceFlags.ifTopURL) { return }
             }
             offered &+= 1
-            if seen[Int(r)] == stamp { return }
-            seen[Int(r)] = stamp
+            let bit: UInt64 = 1 << UInt64(r & 63)
+            if seen[Int(r >> 6)] & bit != 0 { return }
+            seen[Int(r >> 6)] |= bit
             pending[count] = r
             count &+= 1
         }
@@ -319,12 +333,14 @@ public final class RuleListMatcher {
     func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
         urlClean = urlKnownClean || RuleListMatcher.isClean(url)
         urlKnownClean = false
-        var found = Candidates(top: topBits, seen: seen, stamp: stamp, requestFlags: requestFlags,
-                               networkOnly: networkOnly, pending: pending)
+        var found = Candidates(top: topBits, seen: seen, requestFlags: requestFlags,
+                               networkOnly: networkOnly, pending: pending, count: pendingCount)
         for code in urlCodes { DFABytecode.runAnywhere(code, url) { r, f in found.offer(r, f) } }
         if hostCodes.count != 0 { matchHostDFAs(url, &found) }
         candidateCount &+= found.offered
-        for k in 0..<found.count {
+        let first = pendingCount
+        pendingCount = found.count
+        for k in first..<found.count {
             considerOnce(pending[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
         if list.hostTable != 0 { matchHostTable(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
@@ -530,7 +546,9 @@ public final class RuleListMatcher {
         hotValid = false
         hotReady = false
         let h = RuleListMatcher.textHash(text)
-        if let p = pages.first(where: { $0.textHash == h && $0.text == text }) { page = p; topBits = p.topBits; return }
+        for i in 0..<pageHashes.count where pageHashes[i] == h && pages[i].text == text {
+            page = pages[i]; pageIndex = i; topBits = page.topBits; return
+        }
         // The canonical URL and host: by the fast path when it applies.
         var url = "", host = ""
         var copy = text
@@ -546,7 +564,7 @@ public final class RuleListMatcher {
         if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
         selectPage(url: url)
         page.text = text
-        page.textHash = h
+        pageHashes[pageIndex] = h
         if !page.hasDomain {
             if let d = domains[host] { page.domain = d } else {
                 let d = Array(RegistrableDomain(host: host).string.utf8)
@@ -559,8 +577,8 @@ public final class RuleListMatcher {
     }
 
     @inline(__always) func begin() {
-        stamp &+= 1
-        if stamp == 0 { seen.update(repeating: 0, count: max(ruleCount, 1)); stamp = 1 }
+        for k in 0..<pendingCount { let r = pending[k]; seen[Int(r >> 6)] &= ~(1 << UInt64(r & 63)) }
+        pendingCount = 0
         locationCount = 0
         if !ancestorSet.isEmpty { RuleListMatcher.clear(ancestorBits, &ancestorSet) }
     }
@@ -602,7 +620,6 @@ public final class RuleListMatcher {
 final class PageState {
     /// The main document URL as the text path was given it, and canonical.
     var text: String? = nil
-    var textHash: UInt64 = 0
     var url = ""
     var domain: [UInt8] = []
     var hasDomain = false
@@ -626,7 +643,6 @@ final class PageState {
     func reset(url: String) {
         RuleListMatcher.clear(topBits, &topSet)
         text = nil
-        textHash = 0
         self.url = url
         domain = []
         hasDomain = false
