@@ -459,7 +459,9 @@ public final class RuleListMatcher {
         let samePage = hotValid && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { b in
             b.count == hotTextCount && (b.count == 0 || memcmp(b.baseAddress!, hotText, b.count) == 0)
         } ?? (String(decoding: UnsafeBufferPointer(start: hotText, count: hotTextCount), as: UTF8.self) == mainDocumentURL))
-        if !samePage {
+        let snapshotSwitch = !samePage && networkOnly && frameURL == nil && list.frameDFAs.isEmpty
+            && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { switchToSnapshot($0) } ?? false)
+        if !samePage && !snapshotSwitch {
             preparePage(mainDocumentURL)
             setHot(text: mainDocumentURL, domain: page.domain)
             if frameURL == nil && list.frameDFAs.isEmpty && page.conditionsReady && page.universalFrame == page.url
@@ -473,6 +475,7 @@ public final class RuleListMatcher {
                 for r in page.applicableNetwork { universal[universalCount] = r; universalCount += 1 }
                 hotReady = true
                 preparedNetworkOnly = networkOnly
+                if networkOnly { takeSnapshot() }
             }
         }
         if text.utf8.count + 8 > urlCapacity {
@@ -517,8 +520,71 @@ public final class RuleListMatcher {
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
         urlKnownClean = fastCanonical
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
-        if frameURL == nil { hotReady = true; preparedNetworkOnly = networkOnly }
+        if frameURL == nil {
+            hotReady = true
+            preparedNetworkOnly = networkOnly
+            if networkOnly && list.frameDFAs.isEmpty { takeSnapshot() }
+        }
         return true
+    }
+
+    /// Keeps the current page as the text path has just prepared it for network decisions
+    /// with its own URL as the frame URL (`hotReady`, no frame-URL DFAs): its text,
+    /// registrable domain and universal rules, in one buffer of the page's.
+    func takeSnapshot() {
+        let p = page
+        let need = 3 + (hotTextCount + 3) / 4 + (hotDomainCount + 3) / 4 + universalCount
+        if need > p.snapshotCapacity {
+            p.snapshot?.deallocate()
+            p.snapshotCapacity = need * 2
+            p.snapshot = .allocate(capacity: p.snapshotCapacity)
+        }
+        guard let w = p.snapshot else { return }
+        w[0] = UInt32(hotTextCount); w[1] = UInt32(hotDomainCount); w[2] = UInt32(universalCount)
+        let text = UnsafeMutableRawPointer(w + 3)
+        text.copyMemory(from: hotText, byteCount: hotTextCount)
+        let domainWords = 3 + (hotTextCount + 3) / 4
+        UnsafeMutableRawPointer(w + domainWords).copyMemory(from: hotDomain, byteCount: hotDomainCount)
+        let rules = domainWords + (hotDomainCount + 3) / 4
+        for k in 0..<universalCount { w[rules + k] = universal[k] }
+        p.snapshotValid = true
+    }
+
+    /// Makes the page of this text (the main document URL as given) current from its
+    /// snapshot, touching one buffer of it: false when it has none.
+    func switchToSnapshot(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for x in b { h = (h ^ UInt64(x)) &* 0x0000_0100_0000_01B3 }
+        for i in 0..<pageHashes.count where pageHashes[i] == h {
+            let p = pages[i]
+            guard p.snapshotValid, let w = p.snapshot, Int(w[0]) == b.count else { continue }
+            let n = b.count
+            let text = UnsafeRawPointer(w + 3)
+            if n > 0 && memcmp(text, b.baseAddress!, n) != 0 { continue }
+            let dn = Int(w[1]), un = Int(w[2])
+            let domainWords = 3 + (n + 3) / 4
+            if n > hotTextCapacity { hotText.deallocate(); hotTextCapacity = n * 2; hotText = .allocate(capacity: hotTextCapacity) }
+            if dn > hotDomainCapacity {
+                hotDomain.deallocate(); hotDomainCapacity = dn * 2; hotDomain = .allocate(capacity: hotDomainCapacity)
+            }
+            UnsafeMutableRawPointer(hotText).copyMemory(from: text, byteCount: n)
+            hotTextCount = n
+            UnsafeMutableRawPointer(hotDomain).copyMemory(from: w + domainWords, byteCount: dn)
+            hotDomainCount = dn
+            let rules = domainWords + (dn + 3) / 4
+            for k in 0..<un { universal[k] = w[rules + k] }
+            universalCount = un
+            page = p
+            pageIndex = i
+            topBits = p.topBits
+            clock &+= 1
+            p.lastUse = clock
+            hotValid = true
+            hotReady = true
+            preparedNetworkOnly = true
+            return true
+        }
+        return false
     }
 
     static func textHash(_ text: String) -> UInt64 {
@@ -564,6 +630,7 @@ public final class RuleListMatcher {
         if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
         selectPage(url: url)
         page.text = text
+        page.snapshotValid = false
         pageHashes[pageIndex] = h
         if !page.hasDomain {
             if let d = domains[host] { page.domain = d } else {
@@ -632,17 +699,23 @@ final class PageState {
     var applicableNetwork: [UInt32] = []
     var applicableCSS: [UInt32]? = nil
     var lastUse: UInt64 = 0
+    /// `RuleListMatcher.takeSnapshot`: text count, domain count, rule count (words), then the
+    /// text's bytes, the domain's bytes (each from a word boundary) and the universal rules.
+    var snapshot: UnsafeMutablePointer<UInt32>? = nil
+    var snapshotCapacity = 0
+    var snapshotValid = false
 
     init(words: Int) {
         topBits = .allocate(capacity: words)
         topBits.initialize(repeating: 0, count: words)
     }
 
-    deinit { topBits.deallocate() }
+    deinit { topBits.deallocate(); snapshot?.deallocate() }
 
     func reset(url: String) {
         RuleListMatcher.clear(topBits, &topSet)
         text = nil
+        snapshotValid = false
         self.url = url
         domain = []
         hasDomain = false
