@@ -336,14 +336,15 @@ public final class RuleListMatcher {
         var found = Candidates(top: topBits, seen: seen, requestFlags: requestFlags,
                                networkOnly: networkOnly, pending: pending, count: pendingCount)
         for code in urlCodes { DFABytecode.runAnywhere(code, url) { r, f in found.offer(r, f) } }
-        if hostCodes.count != 0 { matchHostDFAs(url, &found) }
+        let places = RuleListMatcher.hostPlaces(url)
+        if hostCodes.count != 0, let places { matchHostDFAs(url, places, &found) }
         candidateCount &+= found.offered
         let first = pendingCount
         pendingCount = found.count
         for k in first..<found.count {
             considerOnce(pending[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        if list.hostTable != 0 { matchHostTable(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
+        if list.hostTable != 0, let places { matchHostTable(url, places, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
         for k in 0..<universalCount { consider(universal[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
@@ -373,8 +374,8 @@ public final class RuleListMatcher {
 
     /// The DFAs of the anchored filters after `[htpsw]+://([a-z0-9-]+\.)?`, walked from p0
     /// and p1.
-    func matchHostDFAs(_ url: UnsafeBufferPointer<UInt8>, _ found: inout Candidates) {
-        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
+    func matchHostDFAs(_ url: UnsafeBufferPointer<UInt8>, _ places: (Int, Int), _ found: inout Candidates) {
+        let (p0, p1) = places
         for code in hostCodes {
             DFABytecode.runGated(code, url, from: p0) { r, f in found.offer(r, f) }
             if p1 >= 0 { DFABytecode.runGated(code, url, from: p1) { r, f in found.offer(r, f) } }
@@ -383,24 +384,30 @@ public final class RuleListMatcher {
 
     /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
     /// label, looked up; the tails walked from where the literal ends.
-    func matchHostTable(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool) {
-        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
-        lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
-        if p1 >= 0 { lookUpHost(url, from: p1, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
-    }
-
-    func lookUpHost(_ url: UnsafeBufferPointer<UInt8>, from p: Int, flags: UInt32, ancestors: [String], networkOnly: Bool) {
+    func matchHostTable(_ url: UnsafeBufferPointer<UInt8>, _ places: (Int, Int), flags: UInt32, ancestors: [String], networkOnly: Bool) {
+        let (p0, p1) = places
+        // The literal from p0 ends where the one from p1 does (p1 is after a label and a dot,
+        // inside the same run of literal characters).
         let n = url.count
-        var q = p
+        var q = p0
         while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
-        guard q > p else { return }
+        guard q > p0 else { return }
         let words = list.words
-        let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
-        guard l != 0 else { return }
+        let (l0, l1) = DomainConditionTable.findFiltered(words, table: list.hostTable,
+                                                         lowercasing: UnsafeBufferPointer(rebasing: url[p0..<q]),
+                                                         and: p1 >= 0 && p1 < q ? UnsafeBufferPointer(rebasing: url[p1..<q]) : nil)
         // The tails that match from q (a few: the URL's rest decides them), marked with this
-        // lookup's stamp; the tail DFAs are walked at the first rule that needs them (the
+        // decision's stamp; the tail DFAs are walked at the first rule that needs them (the
         // separator tail, most rules', is decided from the byte at q).
         var walked = false
+        if l0 != 0 { rulesOfLiteral(url, list: l0, end: q, walked: &walked, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
+        if l1 != 0 { rulesOfLiteral(url, list: l1, end: q, walked: &walked, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
+    }
+
+    /// The rules of a literal found in the host table whose tails match from `q`.
+    func rulesOfLiteral(_ url: UnsafeBufferPointer<UInt8>, list l: Int, end q: Int, walked: inout Bool, flags: UInt32,
+                        ancestors: [String], networkOnly: Bool) {
+        let words = list.words
         let tails = tailSeen
         var lastTail = UInt32.max
         var hit = false
