@@ -15,7 +15,7 @@ import Testing
      {"trigger":{"url-filter":".*","if-domain":["*site2.com"]},"action":{"type":"css-display-none","selector":".ad"}},
      {"trigger":{"url-filter":"img","resource-type":["image"],"load-type":["third-party"]},"action":{"type":"block-cookies"}},
      {"trigger":{"url-filter":"/track.*\\.gif"},"action":{"type":"block"}},
-     {"trigger":{"url-filter":"ads","if-domain":["*site9.com"]},"action":{"type":"ignore-previous-rules"}}FRAME]
+     {"trigger":{"url-filter":"ads","if-domain":["*site9.com"]},"action":{"type":"ignore-previous-rules"}}
     """#
     static let frameRule = #",{"trigger":{"url-filter":"frame","if-frame-url":["frame1"]},"action":{"type":"block"}}"#
 
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func cachedDecisionsEqualFreshOnes(withFrameRule: Bool) throws {
-        let list = try Self.compile(Self.rules.replacingOccurrences(of: "FRAME", with: withFrameRule ? Self.frameRule : ""))
+        let list = try Self.compile(Self.rules + (withFrameRule ? Self.frameRule : "") + "]")
         let matcher = RuleListMatcher(list)
         let requests = ["/ads.js", "https://cdn.tracker.com/x.js", "http://tracker.com/deep/a", "http://other.org/banner.png",
                         "http://x.org/pixel.gif", "http://img.net/img.png", "/frame.html", "http://y.com/clean",
