@@ -603,55 +603,59 @@ enum DFABytecode {
         let capacity = Int(jump[0])
         let grams = UnsafePointer(jump + 1 + 2 * capacity)
         let tOffset = c + c * c
-        // The class of each byte first (0xFF for a byte a walk stops at: not ASCII), then the
-        // end marker's class past the end.
+        // The class of each byte (0xFF, below, for a byte a walk stops at: not ASCII), then the
+        // end marker's class past the end; in the same pass, without a branch, the positions
+        // whose pair of classes some walk follows (most positions have none).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n + gramDepth) { ks in
+          withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 1) { cand in
             let ks = ks.baseAddress!
+            let cand = cand.baseAddress!
             var high: UInt8 = 0
-            if let u = url.baseAddress {
-                for i in 0..<n {
+            var count = 0
+            if let u = url.baseAddress, n > 0 {
+                high = u[0]
+                let k0 = classes[Int(u[0] & 0x7F)]
+                ks[0] = k0
+                var row = Int(k0) &* c
+                var i = 1
+                while i < n {
                     let b = u[i]
                     high |= b
-                    ks[i] = classes[Int(b & 0x7F)]
+                    let k1 = classes[Int(b & 0x7F)]
+                    ks[i] = k1
+                    cand[count] = UInt32(truncatingIfNeeded: i &- 1)
+                    count &+= pairs[row &+ Int(k1)] != 0 ? 1 : 0
+                    row = Int(k1) &* c
+                    i &+= 1
                 }
+                cand[count] = UInt32(truncatingIfNeeded: n &- 1)
+                count &+= pairs[row &+ Int(end)] != 0 ? 1 : 0
             }
+            cand[count] = UInt32(truncatingIfNeeded: n)
+            count &+= pairs[Int(end) &* c &+ Int(end)] != 0 ? 1 : 0
             for p in n..<(n + gramDepth) { ks[p] = end }
             if high < 128 {
-                // Every byte ASCII (a canonical URL always is). First the positions whose pair
-                // of classes some walk follows, without a branch (most positions have none);
-                // then those few: a match within two bytes is walked from the start; else the
-                // 3-gram's flags in the gram filter (0: no walk follows it, 1: walk, 2-3: the
-                // Bloom keys of its first ten classes) decide, and a walk starts three bytes
-                // in, at the state the jump table gives.
+                // Every byte ASCII (a canonical URL always is). The candidate positions: a
+                // match within two bytes is walked from the start; else the 3-gram's flags in
+                // the gram filter (0: no walk follows it, 1: walk, 2-3: the Bloom keys of its
+                // first ten classes) decide, and a walk starts three bytes in, at the state
+                // the jump table gives.
                 let gramFlags = UnsafePointer(grams)
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 1) { cand in
-                    let cand = cand.baseAddress!
-                    var count = 0
-                    var row = Int(ks[0]) &* c
-                    var i = 0
-                    while i <= n {
-                        let k1 = Int(ks[i &+ 1])
-                        cand[count] = UInt32(truncatingIfNeeded: i)
-                        count &+= pairs[row &+ k1] != 0 ? 1 : 0
-                        row = k1 &* c
-                        i &+= 1
+                for j in 0..<count {
+                    let i = Int(cand[j])
+                    let pair = Int(ks[i]) &* c &+ Int(ks[i &+ 1])
+                    if pairs[pair] & 1 != 0 || i &+ 2 >= n {
+                        if pairs[pair] & 1 == 0 && !test(tOffset &+ pair &* c &+ Int(ks[i &+ 2])) { continue }
+                        run(code, url, from: i, found)
+                        continue
                     }
-                    for j in 0..<count {
-                        let i = Int(cand[j])
-                        let pair = Int(ks[i]) &* c &+ Int(ks[i &+ 1])
-                        if pairs[pair] & 1 != 0 || i &+ 2 >= n {
-                            if pairs[pair] & 1 == 0 && !test(tOffset &+ pair &* c &+ Int(ks[i &+ 2])) { continue }
-                            run(code, url, from: i, found)
-                            continue
-                        }
-                        let gram = pair &* c &+ Int(ks[i &+ 2])
-                        let f = (gramFlags[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
-                        if f == 0 { continue }
-                        if f != 1 && !gramKeysAdmit(gramFlags, c, gram, f, UnsafePointer(ks + i)) { continue }
-                        var slot = jumpSlot(UInt32(gram), capacity)
-                        while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
-                        run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
-                    }
+                    let gram = pair &* c &+ Int(ks[i &+ 2])
+                    let f = (gramFlags[gram >> 4] >> UInt32((gram & 15) << 1)) & 3
+                    if f == 0 { continue }
+                    if f != 1 && !gramKeysAdmit(gramFlags, c, gram, f, UnsafePointer(ks + i)) { continue }
+                    var slot = jumpSlot(UInt32(gram), capacity)
+                    while jump[1 &+ 2 &* slot] != UInt32(gram &+ 1) { slot = (slot &+ 1) & (capacity &- 1) }
+                    run(code, url, from: i &+ 3, state: Int(jump[2 &+ 2 &* slot]), found)
                 }
                 return
             }
@@ -678,6 +682,7 @@ enum DFABytecode {
                 }
                 run(code, url, from: i, found)
             }
+          }
         }
     }
 

@@ -81,16 +81,31 @@ enum DomainConditionTable {
         return w > 0 && w & (w - 1) == 0 && at + 1 + w <= words.count
     }
 
-    /// `find` for a table with a filter (the host table): nil-equivalent 0 when the filter
-    /// says the key is not there.
-    static func findFiltered(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing key: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = words.baseAddress else { return 0 }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in key { h = (h ^ UInt64(RequestURL.lower(b))) &* 0x0000_0100_0000_01B3 }
+    /// The lists stored under the lowercased bytes of two keys (the host table's: the host
+    /// after the scheme and after its first label), 0 for none; its filter first (most
+    /// lookups end there, without a slot or key from a table of MBs), both filter words are loaded before either is tested, so that their misses
+    /// overlap.
+    @inline(__always)
+    static func findFiltered(_ words: UnsafeBufferPointer<UInt32>, table: Int, lowercasing a: UnsafeBufferPointer<UInt8>,
+                             and b: UnsafeBufferPointer<UInt8>?) -> (Int, Int) {
+        guard let base = words.baseAddress else { return (0, 0) }
+        var ha: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in a { ha = (ha ^ UInt64(RequestURL.lower(c))) &* 0x0000_0100_0000_01B3 }
+        var hb: UInt64 = 0xcbf2_9ce4_8422_2325
+        if let b { for c in b { hb = (hb ^ UInt64(RequestURL.lower(c))) &* 0x0000_0100_0000_01B3 } }
         let capacity = Int(base[table])
         let filter = table &+ 1 &+ 2 &* capacity
-        let (word, bits) = DFABytecode.bloomProbe(h, Int(base[filter]))
-        if base[filter &+ 1 &+ word] & bits != bits { return 0 }
+        let w = Int(base[filter])
+        let (wordA, bitsA) = DFABytecode.bloomProbe(ha, w)
+        let (wordB, bitsB) = DFABytecode.bloomProbe(hb, w)
+        let fa = base[filter &+ 1 &+ wordA], fb = base[filter &+ 1 &+ wordB]
+        let la = fa & bitsA == bitsA ? slotSearch(base, table: table, capacity: capacity, hash: ha, key: a) : 0
+        guard let b, fb & bitsB == bitsB else { return (la, 0) }
+        return (la, slotSearch(base, table: table, capacity: capacity, hash: hb, key: b))
+    }
+
+    @inline(__always)
+    static func slotSearch(_ base: UnsafePointer<UInt32>, table: Int, capacity: Int, hash h: UInt64, key: UnsafeBufferPointer<UInt8>) -> Int {
         var slot = Int(h & UInt64(capacity - 1))
         while true {
             let keyOffset = Int(base[table &+ 1 &+ 2 &* slot])

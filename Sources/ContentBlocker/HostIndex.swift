@@ -110,6 +110,13 @@ enum HostIndex {
         return true
     }
 
+    /// `separatorTailMatches` for a URL whose bytes are all in 1...127.
+    @inline(__always) static func separatorTailMatchesClean(_ url: UnsafeBufferPointer<UInt8>, from q: Int) -> Bool {
+        if q >= url.count { return true }
+        let b = url[q]
+        return b == 0x2F || b == 0x3A || b == 0x26 || b == 0x3F
+    }
+
     /// The literal (lowercase) and the tail of a filter of the host form, or nil.
     static func split(_ terms: [Term]) -> (literal: [UInt8], tail: ArraySlice<Term>)? {
         guard !prefix.isEmpty, terms.count > prefix.count, terms[..<prefix.count].elementsEqual(prefix) else { return nil }

@@ -264,9 +264,14 @@ public struct RequestURL: Sendable, Equatable {
         guard o + rest <= out.count else { return nil }
         var bad: UInt8 = 0
         s.baseAddress.map { from in
-            UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: from + j, byteCount: rest)
+            // Copied and checked in one pass (no call to memmove for a few dozen bytes).
+            let to = out.baseAddress! + (o &- j)
             RequestURL.needsEncoding.withUnsafeBufferPointer { table in
-                for k in j..<n { bad |= table[Int(from[k])] }
+                for k in j..<n {
+                    let c = from[k]
+                    to[k] = c
+                    bad |= table[Int(c)]
+                }
             }
         }
         guard bad == 0 else { return nil }

@@ -17,9 +17,13 @@ import Darwin
 public final class RuleListMatcher {
     public let list: CompiledRuleList
     let ruleCount: Int
-    /// Per rule: the decision that last considered it (each rule is considered once).
-    let seen: UnsafeMutablePointer<UInt32>
-    var stamp: UInt32 = 0
+    /// A bit per rule: the rules this decision has considered (each rule is considered
+    /// once); they are listed in `pending` and their bits cleared when the next decision
+    /// begins. A few KB that stay in the first-level cache, where a stamp per rule (120 KB
+    /// for easybase) cost a miss per candidate.
+    let seen: UnsafeMutablePointer<UInt64>
+    /// How many rules of `pending` are marked in `seen`.
+    var pendingCount = 0
     /// The action locations of the rules that matched (at most one per rule).
     let locations: UnsafeMutablePointer<UInt32>
     var locationCount = 0
@@ -41,8 +45,11 @@ public final class RuleListMatcher {
     /// first: their canonical URL, registrable domain, top-URL conditions and universal rules.
     var pages: [PageState] = []
     var page: PageState
+    /// `pages[i].textHash`, contiguous: a page is found without touching the others.
+    var pageHashes: [UInt64] = [0]
+    var pageIndex = 0
     var clock: UInt64 = 0
-    static let pageCacheSize = 8
+    static let pageCacheSize = 32
     var scratch: [UInt8] = []
     var keyScratch: [UInt8] = []
     var tailHits: [UInt32] = []
@@ -86,6 +93,11 @@ public final class RuleListMatcher {
     /// (`page.applicableNetwork`, copied by `prepareUniversal`).
     let universal: UnsafeMutablePointer<UInt32>
     var universalCount = 0
+    /// Whether the URL being decided has only bytes 1...127 (`urlKnownClean`: the text path's
+    /// fast canonicalization guarantees it), so that the separator tail is decided from the
+    /// byte after the literal alone.
+    var urlClean = false
+    var urlKnownClean = false
 
     static func codes(_ list: CompiledRuleList, _ offsets: [UInt32]) -> UnsafeMutableBufferPointer<UnsafePointer<UInt32>> {
         let b = UnsafeMutablePointer<UnsafePointer<UInt32>>.allocate(capacity: max(offsets.count, 1))
@@ -99,8 +111,8 @@ public final class RuleListMatcher {
         hostCodes = RuleListMatcher.codes(list, list.hostDFAs)
         tailCodes = RuleListMatcher.codes(list, list.tailDFAs)
         ruleCount = list.ruleCount
-        seen = .allocate(capacity: max(ruleCount, 1))
-        seen.initialize(repeating: 0, count: max(ruleCount, 1))
+        seen = .allocate(capacity: ruleCount / 64 + 1)
+        seen.initialize(repeating: 0, count: ruleCount / 64 + 1)
         locations = .allocate(capacity: max(ruleCount, 1))
         words = (ruleCount + 63) / 64 + 1
         page = PageState(words: words)
@@ -198,14 +210,18 @@ public final class RuleListMatcher {
         if page.url != top {
             hotValid = false
             hotReady = false
-            if let p = pages.first(where: { $0.url == top }) { page = p } else {
+            if let i = pages.firstIndex(where: { $0.url == top }) { page = pages[i]; pageIndex = i } else {
                 if pages.count < RuleListMatcher.pageCacheSize {
                     page = PageState(words: words)
                     pages.append(page)
+                    pageHashes.append(0)
+                    pageIndex = pages.count - 1
                 } else {
-                    page = pages.min { $0.lastUse < $1.lastUse }!
+                    pageIndex = pages.indices.min { pages[$0].lastUse < pages[$1].lastUse }!
+                    page = pages[pageIndex]
                 }
                 page.reset(url: top)
+                pageHashes[pageIndex] = 0
             }
         }
         page.lastUse = clock
@@ -255,8 +271,11 @@ public final class RuleListMatcher {
     /// A rule that passed the checks made from the flags stored in the DFA (or a universal
     /// rule): the rest of its trigger, then its confirmation DFA.
     func consider(_ r: UInt32, _ flags: UInt32, networkOnly: Bool, ancestors: [String], url: UnsafeBufferPointer<UInt8>) {
-        if seen[Int(r)] == stamp { return }
-        seen[Int(r)] = stamp
+        let bit: UInt64 = 1 << UInt64(r & 63)
+        if seen[Int(r >> 6)] & bit != 0 { return }
+        seen[Int(r >> 6)] |= bit
+        pending[pendingCount] = r
+        pendingCount &+= 1
         considerOnce(r, flags, networkOnly: networkOnly, ancestors: ancestors, url: url)
     }
 
@@ -285,8 +304,7 @@ public final class RuleListMatcher {
     /// walks' closures capture no reference.
     struct Candidates {
         let top: UnsafeMutablePointer<UInt64>
-        let seen: UnsafeMutablePointer<UInt32>
-        let stamp: UInt32
+        let seen: UnsafeMutablePointer<UInt64>
         let requestFlags: UInt32
         let networkOnly: Bool
         let pending: UnsafeMutablePointer<UInt32>
@@ -303,8 +321,9 @@ public final class RuleListMatcher {
                 if matched != (c == ResourceFlags.ifTopURL) { return }
             }
             offered &+= 1
-            if seen[Int(r)] == stamp { return }
-            seen[Int(r)] = stamp
+            let bit: UInt64 = 1 << UInt64(r & 63)
+            if seen[Int(r >> 6)] & bit != 0 { return }
+            seen[Int(r >> 6)] |= bit
             pending[count] = r
             count &+= 1
         }
@@ -312,19 +331,31 @@ public final class RuleListMatcher {
 
     /// Runs the URL DFAs and checks the candidates and the universal rules.
     func collect(_ url: UnsafeBufferPointer<UInt8>, flags requestFlags: UInt32, ancestors: [String], networkOnly: Bool) {
-        var found = Candidates(top: topBits, seen: seen, stamp: stamp, requestFlags: requestFlags,
-                               networkOnly: networkOnly, pending: pending)
+        urlClean = urlKnownClean || RuleListMatcher.isClean(url)
+        urlKnownClean = false
+        var found = Candidates(top: topBits, seen: seen, requestFlags: requestFlags,
+                               networkOnly: networkOnly, pending: pending, count: pendingCount)
         for code in urlCodes { DFABytecode.runAnywhere(code, url) { r, f in found.offer(r, f) } }
-        if hostCodes.count != 0 { matchHostDFAs(url, &found) }
+        let places = RuleListMatcher.hostPlaces(url)
+        if hostCodes.count != 0, let places { matchHostDFAs(url, places, &found) }
         candidateCount &+= found.offered
-        for k in 0..<found.count {
+        let first = pendingCount
+        pendingCount = found.count
+        for k in first..<found.count {
             considerOnce(pending[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url)
         }
-        if list.hostTable != 0 { matchHostTable(url, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
+        if list.hostTable != 0, let places { matchHostTable(url, places, flags: requestFlags, ancestors: ancestors, networkOnly: networkOnly) }
         for k in 0..<universalCount { consider(universal[k], requestFlags, networkOnly: networkOnly, ancestors: ancestors, url: url) }
         if !networkOnly, let css = page.applicableCSS {
             for r in css { consider(r, requestFlags, networkOnly: false, ancestors: ancestors, url: url) }
         }
+    }
+
+    /// Whether every byte of `url` is in 1...127.
+    static func isClean(_ url: UnsafeBufferPointer<UInt8>) -> Bool {
+        var clean = true
+        for b in url where b == 0 || b >= 128 { clean = false; break }
+        return clean
     }
 
     /// Where the text after `[htpsw]+://` begins (p0), and after its first label and dot
@@ -343,8 +374,8 @@ public final class RuleListMatcher {
 
     /// The DFAs of the anchored filters after `[htpsw]+://([a-z0-9-]+\.)?`, walked from p0
     /// and p1.
-    func matchHostDFAs(_ url: UnsafeBufferPointer<UInt8>, _ found: inout Candidates) {
-        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
+    func matchHostDFAs(_ url: UnsafeBufferPointer<UInt8>, _ places: (Int, Int), _ found: inout Candidates) {
+        let (p0, p1) = places
         for code in hostCodes {
             DFABytecode.runGated(code, url, from: p0) { r, f in found.offer(r, f) }
             if p1 >= 0 { DFABytecode.runGated(code, url, from: p1) { r, f in found.offer(r, f) } }
@@ -353,24 +384,30 @@ public final class RuleListMatcher {
 
     /// The host filters (`HostIndex`): the literal after `[htpsw]+://`, and after the first
     /// label, looked up; the tails walked from where the literal ends.
-    func matchHostTable(_ url: UnsafeBufferPointer<UInt8>, flags: UInt32, ancestors: [String], networkOnly: Bool) {
-        guard let (p0, p1) = RuleListMatcher.hostPlaces(url) else { return }
-        lookUpHost(url, from: p0, flags: flags, ancestors: ancestors, networkOnly: networkOnly)
-        if p1 >= 0 { lookUpHost(url, from: p1, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
-    }
-
-    func lookUpHost(_ url: UnsafeBufferPointer<UInt8>, from p: Int, flags: UInt32, ancestors: [String], networkOnly: Bool) {
+    func matchHostTable(_ url: UnsafeBufferPointer<UInt8>, _ places: (Int, Int), flags: UInt32, ancestors: [String], networkOnly: Bool) {
+        let (p0, p1) = places
+        // The literal from p0 ends where the one from p1 does (p1 is after a label and a dot,
+        // inside the same run of literal characters).
         let n = url.count
-        var q = p
+        var q = p0
         while q < n && HostIndex.isLiteral(url[q]) { q += 1 }
-        guard q > p else { return }
+        guard q > p0 else { return }
         let words = list.words
-        let l = DomainConditionTable.findFiltered(words, table: list.hostTable, lowercasing: UnsafeBufferPointer(rebasing: url[p..<q]))
-        guard l != 0 else { return }
+        let (l0, l1) = DomainConditionTable.findFiltered(words, table: list.hostTable,
+                                                         lowercasing: UnsafeBufferPointer(rebasing: url[p0..<q]),
+                                                         and: p1 >= 0 && p1 < q ? UnsafeBufferPointer(rebasing: url[p1..<q]) : nil)
         // The tails that match from q (a few: the URL's rest decides them), marked with this
-        // lookup's stamp; the tail DFAs are walked at the first rule that needs them (the
+        // decision's stamp; the tail DFAs are walked at the first rule that needs them (the
         // separator tail, most rules', is decided from the byte at q).
         var walked = false
+        if l0 != 0 { rulesOfLiteral(url, list: l0, end: q, walked: &walked, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
+        if l1 != 0 { rulesOfLiteral(url, list: l1, end: q, walked: &walked, flags: flags, ancestors: ancestors, networkOnly: networkOnly) }
+    }
+
+    /// The rules of a literal found in the host table whose tails match from `q`.
+    func rulesOfLiteral(_ url: UnsafeBufferPointer<UInt8>, list l: Int, end q: Int, walked: inout Bool, flags: UInt32,
+                        ancestors: [String], networkOnly: Bool) {
+        let words = list.words
         let tails = tailSeen
         var lastTail = UInt32.max
         var hit = false
@@ -381,7 +418,7 @@ public final class RuleListMatcher {
             if t != lastTail {
                 lastTail = t
                 if t & HostIndex.separatorTailBit != 0 {
-                    hit = HostIndex.separatorTailMatches(url, from: q)
+                    hit = urlClean ? HostIndex.separatorTailMatchesClean(url, from: q) : HostIndex.separatorTailMatches(url, from: q)
                 } else {
                     if !walked {
                         walked = true
@@ -429,9 +466,24 @@ public final class RuleListMatcher {
         let samePage = hotValid && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { b in
             b.count == hotTextCount && (b.count == 0 || memcmp(b.baseAddress!, hotText, b.count) == 0)
         } ?? (String(decoding: UnsafeBufferPointer(start: hotText, count: hotTextCount), as: UTF8.self) == mainDocumentURL))
-        if !samePage {
+        let snapshotSwitch = !samePage && networkOnly && frameURL == nil && list.frameDFAs.isEmpty
+            && (mainDocumentURL.utf8.withContiguousStorageIfAvailable { switchToSnapshot($0) } ?? false)
+        if !samePage && !snapshotSwitch {
             preparePage(mainDocumentURL)
             setHot(text: mainDocumentURL, domain: page.domain)
+            if frameURL == nil && list.frameDFAs.isEmpty && page.conditionsReady && page.universalFrame == page.url
+                && (networkOnly || page.applicableCSS != nil) {
+                // A page seen before whose conditions and universal rules were prepared with
+                // its own URL as the frame URL (no frame-URL DFAs: the frame's bits are empty
+                // whatever the frame): it becomes the current page as it was left.
+                clock &+= 1
+                page.lastUse = clock
+                universalCount = 0
+                for r in page.applicableNetwork { universal[universalCount] = r; universalCount += 1 }
+                hotReady = true
+                preparedNetworkOnly = networkOnly
+                if networkOnly { takeSnapshot() }
+            }
         }
         if text.utf8.count + 8 > urlCapacity {
             urlBuffer.deallocate()
@@ -441,6 +493,7 @@ public final class RuleListMatcher {
         let buffer = UnsafeMutableBufferPointer(start: urlBuffer, count: urlCapacity)
         var canonical = text.utf8.withContiguousStorageIfAvailable { RequestURL.canonicalize($0, into: buffer) }
             ?? { var copy = text; return copy.withUTF8 { RequestURL.canonicalize($0, into: buffer) } }()
+        let fastCanonical = canonical != nil
         if canonical == nil {
             guard let (string, c) = RequestURL.canonicalizeSlowly(text) else { return false }
             if c.length > urlCapacity {
@@ -466,14 +519,85 @@ public final class RuleListMatcher {
             // (its place in the page cache too: only the current page is used until another
             // is selected).
             begin()
+            urlKnownClean = fastCanonical
             collectAndOrder(url, flags: flags, ancestors: [], networkOnly: networkOnly)
             return true
         }
         let top = page.url
         let frame = frameURL.map { RequestURL($0)?.string ?? "" } ?? top
+        urlKnownClean = fastCanonical
         decide(url: url, flags: flags, top: top, frame: frame, ancestors: [], networkOnly: networkOnly)
-        if frameURL == nil { hotReady = true; preparedNetworkOnly = networkOnly }
+        if frameURL == nil {
+            hotReady = true
+            preparedNetworkOnly = networkOnly
+            if networkOnly && list.frameDFAs.isEmpty { takeSnapshot() }
+        }
         return true
+    }
+
+    /// Keeps the current page as the text path has just prepared it for network decisions
+    /// with its own URL as the frame URL (`hotReady`, no frame-URL DFAs): its text,
+    /// registrable domain and universal rules, in one buffer of the page's.
+    func takeSnapshot() {
+        let p = page
+        let need = 3 + (hotTextCount + 3) / 4 + (hotDomainCount + 3) / 4 + universalCount
+        if need > p.snapshotCapacity {
+            p.snapshot?.deallocate()
+            p.snapshotCapacity = need * 2
+            p.snapshot = .allocate(capacity: p.snapshotCapacity)
+        }
+        guard let w = p.snapshot else { return }
+        w[0] = UInt32(hotTextCount); w[1] = UInt32(hotDomainCount); w[2] = UInt32(universalCount)
+        let text = UnsafeMutableRawPointer(w + 3)
+        text.copyMemory(from: hotText, byteCount: hotTextCount)
+        let domainWords = 3 + (hotTextCount + 3) / 4
+        UnsafeMutableRawPointer(w + domainWords).copyMemory(from: hotDomain, byteCount: hotDomainCount)
+        let rules = domainWords + (hotDomainCount + 3) / 4
+        for k in 0..<universalCount { w[rules + k] = universal[k] }
+        p.snapshotValid = true
+    }
+
+    /// Makes the page of this text (the main document URL as given) current from its
+    /// snapshot, touching one buffer of it: false when it has none.
+    func switchToSnapshot(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for x in b { h = (h ^ UInt64(x)) &* 0x0000_0100_0000_01B3 }
+        for i in 0..<pageHashes.count where pageHashes[i] == h {
+            let p = pages[i]
+            guard p.snapshotValid, let w = p.snapshot, Int(w[0]) == b.count else { continue }
+            let n = b.count
+            let text = UnsafeRawPointer(w + 3)
+            if n > 0 && memcmp(text, b.baseAddress!, n) != 0 { continue }
+            let dn = Int(w[1]), un = Int(w[2])
+            let domainWords = 3 + (n + 3) / 4
+            if n > hotTextCapacity { hotText.deallocate(); hotTextCapacity = n * 2; hotText = .allocate(capacity: hotTextCapacity) }
+            if dn > hotDomainCapacity {
+                hotDomain.deallocate(); hotDomainCapacity = dn * 2; hotDomain = .allocate(capacity: hotDomainCapacity)
+            }
+            UnsafeMutableRawPointer(hotText).copyMemory(from: text, byteCount: n)
+            hotTextCount = n
+            UnsafeMutableRawPointer(hotDomain).copyMemory(from: w + domainWords, byteCount: dn)
+            hotDomainCount = dn
+            let rules = domainWords + (dn + 3) / 4
+            for k in 0..<un { universal[k] = w[rules + k] }
+            universalCount = un
+            page = p
+            pageIndex = i
+            topBits = p.topBits
+            clock &+= 1
+            p.lastUse = clock
+            hotValid = true
+            hotReady = true
+            preparedNetworkOnly = true
+            return true
+        }
+        return false
+    }
+
+    static func textHash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
     }
 
     /// Copies the current page's text and registrable domain into the matcher's buffers.
@@ -494,7 +618,10 @@ public final class RuleListMatcher {
     func preparePage(_ text: String) {
         hotValid = false
         hotReady = false
-        if let p = pages.first(where: { $0.text == text }) { page = p; topBits = p.topBits; return }
+        let h = RuleListMatcher.textHash(text)
+        for i in 0..<pageHashes.count where pageHashes[i] == h && pages[i].text == text {
+            page = pages[i]; pageIndex = i; topBits = page.topBits; return
+        }
         // The canonical URL and host: by the fast path when it applies.
         var url = "", host = ""
         var copy = text
@@ -510,6 +637,8 @@ public final class RuleListMatcher {
         if !fast, let parsed = RequestURL(text) { url = parsed.string; host = parsed.host }
         selectPage(url: url)
         page.text = text
+        page.snapshotValid = false
+        pageHashes[pageIndex] = h
         if !page.hasDomain {
             if let d = domains[host] { page.domain = d } else {
                 let d = Array(RegistrableDomain(host: host).string.utf8)
@@ -522,8 +651,8 @@ public final class RuleListMatcher {
     }
 
     @inline(__always) func begin() {
-        stamp &+= 1
-        if stamp == 0 { seen.update(repeating: 0, count: max(ruleCount, 1)); stamp = 1 }
+        for k in 0..<pendingCount { let r = pending[k]; seen[Int(r >> 6)] &= ~(1 << UInt64(r & 63)) }
+        pendingCount = 0
         locationCount = 0
         if !ancestorSet.isEmpty { RuleListMatcher.clear(ancestorBits, &ancestorSet) }
     }
@@ -577,17 +706,23 @@ final class PageState {
     var applicableNetwork: [UInt32] = []
     var applicableCSS: [UInt32]? = nil
     var lastUse: UInt64 = 0
+    /// `RuleListMatcher.takeSnapshot`: text count, domain count, rule count (words), then the
+    /// text's bytes, the domain's bytes (each from a word boundary) and the universal rules.
+    var snapshot: UnsafeMutablePointer<UInt32>? = nil
+    var snapshotCapacity = 0
+    var snapshotValid = false
 
     init(words: Int) {
         topBits = .allocate(capacity: words)
         topBits.initialize(repeating: 0, count: words)
     }
 
-    deinit { topBits.deallocate() }
+    deinit { topBits.deallocate(); snapshot?.deallocate() }
 
     func reset(url: String) {
         RuleListMatcher.clear(topBits, &topSet)
         text = nil
+        snapshotValid = false
         self.url = url
         domain = []
         hasDomain = false
