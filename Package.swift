@@ -196,7 +196,7 @@ let package = Package(
         // windowed host process loads it.
         .target(name: "BrowserWindow", dependencies: ["HostCore", "RenderingCore", "CPangoCairo", "EngineIPC"], swiftSettings: strict),
         // The worker roles both executables serve (content, networking, rendering).
-        .target(name: "BrowserRoles", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],
+        .target(name: "BrowserRoles", dependencies: ["WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown", "JSSyntax"],
                 swiftSettings: strict),
         // sable: one binary, four roles (host, content, networking, rendering).
         .executableTarget(name: "sable", dependencies: ["BrowserRoles", "BrowserWindow", "ContentBlocker", "HostCore", "WebDriver", "WebContentCore", "NetworkingCore", "RenderingCore", "Lockdown"],

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSSyntax
 import Lockdown
 import NetworkingCore
 import RenderingCore
@@ -20,6 +21,9 @@ public enum WorkerRoles {
         if arguments.count >= 7, arguments[5] == "--profile" { profile = arguments[6] }
         switch arguments[4] {
         case "content":
+            // Pages run scripts on this thread: the same deep stack as jsrun's worker, so
+            // deep but legitimate programs compile and run here too (issue 15).
+            StackGuard.reserveMainThreadStack()
             exit(ContentProcess.roleMain(socketFD: WorkerDescriptors.socket, reportFD: WorkerDescriptors.report, parent: parent))
         case "networking":
             exit(NetworkingProcess.roleMain(controlFD: WorkerDescriptors.socket, profileDirectory: profile))

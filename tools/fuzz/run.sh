@@ -31,6 +31,10 @@ options:
   --rebuild          build even if the binary is up to date
   --reseed           empty the corpus and seed it again
   --minimize         merge the corpus down to the inputs that add coverage, then stop
+  --ci               a short run for CI: a fresh corpus in a temporary directory, seeded only
+                     from files in the repository (tools/fuzz/seeds/TARGET; for parser and
+                     interp also the scripts of examples/ and Tests/Scripts/); fails on any
+                     crash, timeout or out-of-memory
   --no-invariants    build without the harness's ParseError/Program invariant checks
   --test262 DIR      test262 checkout for seeds (default ../shared/test262)
   --bench DIR        bench scripts for seeds (default ../shared/bench)
@@ -43,7 +47,7 @@ USAGE
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 SECONDS_TO_RUN=60 JOBS=1 MAX_LEN=8192 TIMEOUT=10
-BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1 KEEP_GOING=0
+BUILD_ONLY=0 REBUILD=0 RESEED=0 MINIMIZE=0 INVARIANTS=1 KEEP_GOING=0 CI=0
 T262="$ROOT/../shared/test262" BENCH="$ROOT/../shared/bench"
 TARGET=parser
 EXTRA=()
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
         --rebuild) REBUILD=1 ;;
         --reseed) RESEED=1 ;;
         --minimize) MINIMIZE=1 ;;
+        --ci) CI=1 ;;
         --no-invariants) INVARIANTS=0; REBUILD=1 ;;
         --test262) T262="$2"; shift ;;
         --bench) BENCH="$2"; shift ;;
@@ -155,6 +160,18 @@ fi
 [ "$BUILD_ONLY" = 1 ] && { echo "built $BIN"; exit 0; }
 
 # --- corpus --------------------------------------------------------------------------
+if [ "$CI" = 1 ]; then
+    CORPUS="$(mktemp -d "${TMPDIR:-/tmp}/fuzz-ci-corpus.XXXXXX")"
+    SEEDS="$HERE/seeds/$TARGET"
+    [ "$TARGET" = parser ] && SEEDS="$HERE/seeds/interp"
+    cp "$SEEDS"/* "$CORPUS/"
+    if [ "$TARGET" = parser ] || [ "$TARGET" = interp ]; then
+        find "$ROOT/examples" "$ROOT/Tests/Scripts" -type f \( -name '*.js' -o -name '*.mjs' \) -print0 \
+            | while IFS= read -r -d '' f; do cp "$f" "$CORPUS/$(echo "${f#"$ROOT"/}" | tr / _)"; done
+    fi
+    trap 'rm -rf "${BUILD_DIR:-}" "$CORPUS"' EXIT
+    echo "seeded a CI corpus with $(find "$CORPUS" -type f | wc -l) files from the repository"
+fi
 if [ "$RESEED" = 1 ]; then find "$CORPUS" -mindepth 1 -delete; fi
 if [ -z "$(find "$CORPUS" -mindepth 1 -print -quit)" ]; then
     if [ "$TARGET" = parser ] || [ "$TARGET" = interp ]; then
@@ -216,6 +233,11 @@ if [ -n "$CRASHES" ]; then
     echo "artifacts from this run:"
     sed 's/^/  /' <<<"$CRASHES"
     STATUS=${STATUS/#0/1}
+fi
+if [ "$STATUS" != 0 ] && [ "$CI" = 1 ]; then
+    # CI keeps nothing: show the report and the inputs in the log.
+    tail -n 60 "$LOG"
+    for c in $CRASHES; do echo "--- $c (base64):"; head -c 4096 "$c" | base64; done
 fi
 if [ "$STATUS" != 0 ]; then
     echo "FAILED (exit $STATUS): see $LOG; reproduce with SWIFT_BACKTRACE=enable=no $BIN $OUT/<crash-file>"
