@@ -26,6 +26,11 @@ public final class BrowserWindow {
     var address: OpaquePointer?
     var zoomLabel: OpaquePointer?
     var page: OpaquePointer?
+    /// Over the page area while the selected tab's page is not responding: wait or stop it.
+    var hangBar: OpaquePointer?
+    var waitButton: OpaquePointer?
+    var stopButton: OpaquePointer?
+    var tracedHangBar = false
     var scrollController: OpaquePointer?
     var tabButtons: [(tab: Tab, button: OpaquePointer?)] = []
     var closed = false
@@ -62,6 +67,7 @@ public final class BrowserWindow {
         var layer: ObjectIdentifier?
         var offset = 0.0
         var scrollY = 0.0
+        var hung = false
     }
 
     /// Opens the window over `browser` (GTK loaded; nil and why when there is no display or no GTK).
@@ -88,6 +94,8 @@ public final class BrowserWindow {
     init(gtk: GTK, browser: Browser) {
         self.gtk = gtk
         self.browser = browser
+        // The window never waits for a page: operations send their command and go on.
+        browser.interactive = true
     }
 
     var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -128,12 +136,31 @@ public final class BrowserWindow {
         g.gtk_widget_set_hexpand(page, 1)
         g.gtk_widget_set_vexpand(page, 1)
         g.gtk_drawing_area_set_draw_func(page, unsafeBitCast(BrowserWindow.draw, to: UnsafeRawPointer.self), me, nil)
-        for w in [tabStrip, toolbar, page] { g.gtk_box_append(column, w) }
+        // A page that does not respond: a bar over the page area (not beside it: the page
+        // keeps its size) with the choice to wait or to stop it, as Safari's and Chromium's.
+        hangBar = g.gtk_box_new(GTK.orientationHorizontal, 8)
+        g.addClass(hangBar, "osd")
+        g.addClass(hangBar, "toolbar")
+        g.gtk_widget_set_halign(hangBar, GTK.alignCenter)
+        g.gtk_widget_set_valign(hangBar, GTK.alignStart)
+        g.gtk_widget_set_margin_top(hangBar, 12)
+        waitButton = g.button("Wait")
+        stopButton = g.button("Stop page")
+        g.addClass(stopButton, "destructive-action")
+        g.setTooltip(stopButton, "Stop the page's scripts (its content process ends)")
+        for w in [g.label("This page is not responding."), waitButton, stopButton] { g.gtk_box_append(hangBar, w) }
+        g.gtk_widget_set_visible(hangBar, 0)
+        let pageArea = g.gtk_overlay_new()
+        g.gtk_overlay_set_child(pageArea, page)
+        g.gtk_overlay_add_overlay(pageArea, hangBar)
+        g.gtk_widget_set_hexpand(pageArea, 1)
+        g.gtk_widget_set_vexpand(pageArea, 1)
+        for w in [tabStrip, toolbar, pageArea] { g.gtk_box_append(column, w) }
         g.connect(page, "resize", unsafeBitCast(BrowserWindow.resized, to: UnsafeRawPointer.self), me)
         g.gtk_window_set_child(window, column)
 
         let clicked = unsafeBitCast(BrowserWindow.clicked, to: UnsafeRawPointer.self)
-        for b in [backButton, forwardButton, reloadButton] { g.connect(b, "clicked", clicked, me) }
+        for b in [backButton, forwardButton, reloadButton, waitButton, stopButton] { g.connect(b, "clicked", clicked, me) }
         g.connect(address, "activate", unsafeBitCast(BrowserWindow.activated, to: UnsafeRawPointer.self), me)
         g.connect(window, "close-request", unsafeBitCast(BrowserWindow.closeRequest, to: UnsafeRawPointer.self), me)
         // Keys: in the capture phase, so that the address field does not take Alt+Left & co.
@@ -207,7 +234,7 @@ public final class BrowserWindow {
     /// Scrolls the selected tab's page by `delta` CSS pixels (or to a step's position).
     func scroll(by delta: Double) {
         guard let tab = browser.selectedTab, tab.state == .loaded else { return }
-        pendingScrollY = max((pendingScrollY ?? tab.scrollY) + delta, 0)
+        pendingScrollY = max((pendingScrollY ?? tab.targetScrollY) + delta, 0)
     }
 
     /// Whether the keyboard focus is in the address field (keys that scroll type there).
@@ -284,7 +311,7 @@ public final class BrowserWindow {
             if let tab = browser.selectedTab { browser.resetZoom(tab) }
         case .scroll(let step):
             guard let tab = browser.selectedTab, tab.state == .loaded else { return }
-            let from = pendingScrollY ?? tab.scrollY
+            let from = pendingScrollY ?? tab.targetScrollY
             pendingScrollY = step.position(from: from, viewportHeight: Double(browser.viewportHeight) / tab.zoom)
         }
         sync()
@@ -298,7 +325,7 @@ public final class BrowserWindow {
         now.tabs = browser.tabs.map(\.id)
         now.labels = browser.tabs.map { t in
             let failed = t.state == .failed || t.state == .crashed
-            let text = failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
+            let text = t.notResponding ? "Not responding" : failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
             return text.count > 24 ? String(text.prefix(23)) + "…" : text
         }
         now.selected = tab?.id
@@ -311,6 +338,7 @@ public final class BrowserWindow {
         now.layer = tab?.layer.map { ObjectIdentifier($0) }
         now.offset = swipe.offset
         now.scrollY = tab?.scrollY ?? 0
+        now.hung = tab?.notResponding ?? false
         keepSnapshot()
         if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
            let r = gtk.center(of: reloadButton, in: page) {
@@ -318,6 +346,11 @@ public final class BrowserWindow {
             tracedLayout = true
             let line = "window: layout back=\(b.x),\(b.y) forward=\(f.x),\(f.y) reload=\(r.x),\(r.y)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+        if trace && now.hung && !tracedHangBar, let wb = gtk.center(of: waitButton, in: page), let sb = gtk.center(of: stopButton, in: page) {
+            // Where the bar's buttons are relative to the page area (tests click them).
+            tracedHangBar = true
+            log("window: hangbar wait=\(wb.x),\(wb.y) stop=\(sb.x),\(sb.y)")
         }
         guard now != shown else { return }
         if now.tabs != shown.tabs || now.labels != shown.labels || now.selected != shown.selected { rebuildTabStrip(now) }
@@ -328,14 +361,17 @@ public final class BrowserWindow {
         g.gtk_widget_set_sensitive(reloadButton, now.reload ? 1 : 0)
         g.gtk_widget_set_visible(zoomLabel, abs(now.zoom - 1) > 0.001 ? 1 : 0)
         g.setLabelText(zoomLabel, "\(Int((now.zoom * 100).rounded())) %")
-        if now.layer != shown.layer || now.offset != shown.offset || now.selected != shown.selected { g.gtk_widget_queue_draw(page) }
+        if now.hung != shown.hung { g.gtk_widget_set_visible(hangBar, now.hung ? 1 : 0) }
+        if now.layer != shown.layer || now.offset != shown.offset || now.selected != shown.selected || now.hung != shown.hung {
+            g.gtk_widget_queue_draw(page)
+        }
         shown = now
         if trace {
             // The widgets' state as GTK has it.
             let line = "window: tabs=\(now.tabs.count) selected=\((browser.tabs.firstIndex { $0 === tab } ?? -1) + 1)"
                 + " back=\(g.gtk_widget_get_sensitive(backButton)) forward=\(g.gtk_widget_get_sensitive(forwardButton))"
                 + " reload=\(g.gtk_widget_get_sensitive(reloadButton)) zoom=\(Int((now.zoom * 100).rounded()))"
-                + " scroll=\(Int(now.scrollY.rounded())) index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
+                + " scroll=\(Int(now.scrollY.rounded())) hung=\(now.hung ? 1 : 0) index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
     }
@@ -366,6 +402,8 @@ public final class BrowserWindow {
         else if button == w.forwardButton { w.perform(.navigate(.forward)) }
         else if button == w.reloadButton { w.perform(.navigate(.reload)) }
         else if button == w.newTabButton { w.perform(.newTab) }
+        else if button == w.waitButton, let tab = w.browser.selectedTab { w.browser.keepWaiting(tab); w.sync() }
+        else if button == w.stopButton, let tab = w.browser.selectedTab { w.browser.stop(tab); w.sync() }
         else if let tab = w.tabButtons.first(where: { $0.button == button })?.tab {
             w.browser.select(tab)
             w.sync()
@@ -478,6 +516,11 @@ public final class BrowserWindow {
             if let side { paint(side, cr, at: offset > 0 ? offset - Double(width) : offset + Double(width)) }
         }
         paint(current, cr, at: offset)
+        if w.browser.selectedTab?.notResponding == true {
+            // The page that does not respond is shown faded under the bar.
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.6)
+            cairo_paint(cr)
+        }
     }
 
     static func paint(_ layer: SharedLayer, _ cr: OpaquePointer?, at x: Double) {

@@ -38,6 +38,9 @@ public struct LayoutEngine {
     /// none; `Cascade.isStyleSheetLink` says which links are sheets).
     public var linkedStyleSheet: ((Element) -> String?)?
 
+    /// Called at each step of `layoutPage` (the content process's memory log).
+    nonisolated(unsafe) public static var trace: ((String) -> Void)?
+
     public init(viewportWidth: Float, viewportHeight: Float) {
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
@@ -65,6 +68,7 @@ public struct LayoutEngine {
         builder.viewportWidth = viewportWidth
         builder.linked = linkedStyleSheet
         let root = builder.build(document)
+        LayoutEngine.trace?("boxes built")
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]
         var batch: [(Font, String)] = []
@@ -83,11 +87,13 @@ public struct LayoutEngine {
         guard sizes.count == batch.count else { throw LayoutError.measurementCount }
         var table: [MeasureKey: TextSize] = [:]
         for (key, index) in keys { table[key] = sizes[index] }
+        LayoutEngine.trace?("measured \(batch.count) words")
 
         var painter = Painter(sizes: table)
         let background = root.style.background ?? document.documentElement.flatMap { builder.canvasBackground($0) } ?? .white
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
+        LayoutEngine.trace?("painted")
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
         return PageLayout(list: list, contentHeight: height, links: painter.links, hits: painter.hits)
     }

@@ -24,6 +24,10 @@
 //   content -> host   navigate(url)                a script navigated outside a command (timer)
 //   content -> host   scrolled(y)                  a script scrolled the page (`scrollTo`): the
 //                                                  position shown, for the history entry
+//   content -> host   titleChanged(title)          a script changed `document.title` after the load
+//   host -> content   ping(token)                  is the process alive? (sent while a request waits
+//   content -> host   pong(token)                  for an answer: answered while the process waits
+//                                                  for the network, so a slow server is not a hung page)
 //   host -> content   shutdown
 //
 // `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
@@ -77,12 +81,15 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
     case commandResult(id: UInt32, json: String, frame: UInt32, navigation: String)
     case navigate(url: String)
     case scrolled(y: Float)
+    case titleChanged(title: String)
+    case ping(token: UInt32)
+    case pong(token: UInt32)
 
     /// A page or a file goes through here: the networking limit.
     public static let maxPayload = Frame.defaultMaxPayload
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled, titleChanged, ping, pong
     }
 
     public var frame: Frame {
@@ -116,6 +123,9 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             kind = .commandResult; w.u32(id); w.string(json); w.u32(frame); w.string(navigation)
         case .navigate(let url): kind = .navigate; w.string(url)
         case .scrolled(let y): kind = .scrolled; w.u32(y.bitPattern)
+        case .titleChanged(let title): kind = .titleChanged; w.string(title)
+        case .ping(let token): kind = .ping; w.u32(token)
+        case .pong(let token): kind = .pong; w.u32(token)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -162,6 +172,9 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             let y = Float(bitPattern: try r.u32())
             guard y.isFinite, y >= 0, y <= 16_777_216 else { throw .malformed("bad scroll position") }
             self = .scrolled(y: y)
+        case .titleChanged: self = .titleChanged(title: try r.string())
+        case .ping: self = .ping(token: try r.u32())
+        case .pong: self = .pong(token: try r.u32())
         }
         try r.finish()
     }
