@@ -65,19 +65,42 @@ final class WordStyle {
 
 /// A block box: either block children or inline content (an anonymous block wraps inline
 /// content that sits between blocks).
+///
+/// The tree is built as layout walks it, and let go behind it: a block element's box gets
+/// its children when it is reached (`BoxBuilder.expand`) and drops them once it is laid out
+/// (`release`), so a long page never has all of its boxes at once (a 50 MB page's whole box
+/// tree was ~900 MB). The words are measured first in one walk of the same kind.
 final class BlockBox {
     var style: BoxStyle
     var children: [BlockBox] = []
     var inlines: [InlineItem] = []
+    /// The element whose children this box's children and inlines come from (nil: an
+    /// anonymous box, built whole), and the list counter they start at.
+    let source: Element?
+    let listCounter: Int?
+    /// Whether `children` and `inlines` are built.
+    var expanded: Bool
 
-    init(style: BoxStyle) { self.style = style }
+    init(style: BoxStyle, source: Element? = nil, listCounter: Int? = nil) {
+        self.style = style
+        self.source = source
+        self.listCounter = listCounter
+        expanded = source == nil
+    }
 
-    func forEachWord(_ body: (Font, String) -> Void) {
-        for item in inlines {
-            if case .word(let text, let style, _) = item { body(style.font, text) }
-        }
-        if let marker = style.marker { body(style.font, marker) }
-        for child in children { child.forEachWord(body) }
+    /// Lets the children and inlines go (`expand` builds them again).
+    func release() {
+        guard source != nil else { return }
+        children = []
+        inlines = []
+        expanded = false
+    }
+
+    /// White space alone makes no line: a box with nothing to show is skipped.
+    var isEmpty: Bool {
+        children.isEmpty && inlines.isEmpty && style.marker == nil && style.rule == nil
+            && style.marginTop == 0 && style.marginBottom == 0 && style.background == nil
+            && style.borderWidths == [0, 0, 0, 0] && style.paddingTop == 0 && style.paddingBottom == 0
     }
 }
 
@@ -101,13 +124,32 @@ struct BoxBuilder {
         "td", "th",
     ]
 
+    /// The root box (its children are built by `expand`).
     mutating func build(_ document: Document) -> BlockBox {
         cascade = Cascade(document: document, linked: linked)
-        let root = BlockBox(style: BoxStyle())
-        if let html = document.documentElement {
-            buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)
+        guard let html = document.documentElement else { return BlockBox(style: BoxStyle()) }
+        return BlockBox(style: BoxStyle(), source: html)
+    }
+
+    /// Builds `box`'s children and inlines if they are not (block children are left to
+    /// build: each is expanded when layout reaches it).
+    func expand(_ box: BlockBox) {
+        guard !box.expanded, let source = box.source else { return }
+        box.expanded = true
+        buildChildren(of: source, into: box, inherited: box.style, listCounter: box.listCounter)
+    }
+
+    /// Every (font, word) the tree shows, in order (the words to measure), built and let go
+    /// box by box.
+    func forEachWord(_ box: BlockBox, _ body: (Font, String) -> Void) {
+        let built = box.expanded
+        expand(box)
+        for item in box.inlines {
+            if case .word(let text, let style, _) = item { body(style.font, text) }
         }
-        return root
+        if let marker = box.style.marker { body(box.style.font, marker) }
+        for child in box.children { forEachWord(child, body) }
+        if !built { box.release() }
     }
 
     /// The root's or else the body's background (`bgcolor`, `<style>`, `style=""`), which
@@ -249,10 +291,8 @@ struct BoxBuilder {
                     let index: Int? = e.isHTML("li") ? counter : nil
                     if e.isHTML("li"), let n = counter { counter = n + 1 }
                     let s = style(of: e, inherited: inherited, index: index)
-                    let childBox = BlockBox(style: s)
-                    box.children.append(childBox)
                     let childCounter: Int? = e.isHTML("ol") ? Int(e.attribute("start") ?? "1") ?? 1 : nil
-                    buildChildren(of: e, into: childBox, inherited: s, listCounter: childCounter)
+                    box.children.append(BlockBox(style: s, source: e, listCounter: childCounter))
                     continue
                 }
             }
@@ -270,12 +310,8 @@ struct BoxBuilder {
             }
             addInline(c, to: anonymous!, style: inherited)
         }
-        // White space alone makes no line.
-        box.children.removeAll { child in
-            child.children.isEmpty && child.inlines.isEmpty && child.style.marker == nil && child.style.rule == nil
-                && child.style.marginTop == 0 && child.style.marginBottom == 0 && child.style.background == nil
-                && child.style.borderWidths == [0, 0, 0, 0] && child.style.paddingTop == 0 && child.style.paddingBottom == 0
-        }
+        // White space alone makes no line (a block child is checked once built: `isEmpty`).
+        box.children.removeAll { $0.expanded && $0.isEmpty }
     }
 
     func addInline(_ node: Node, to box: BlockBox, style: BoxStyle) {

@@ -79,7 +79,7 @@ public struct LayoutEngine {
                 batch.append((font, text))
             }
         }
-        root.forEachWord { font, text in
+        builder.forEachWord(root) { font, text in
             want(font, text)
             want(font, " ")
         }
@@ -89,7 +89,7 @@ public struct LayoutEngine {
         for (key, index) in keys { table[key] = sizes[index] }
         LayoutEngine.trace?("measured \(batch.count) words")
 
-        var painter = Painter(sizes: table)
+        var painter = Painter(sizes: table, builder: builder)
         let background = root.style.background ?? document.documentElement.flatMap { builder.canvasBackground($0) } ?? .white
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin

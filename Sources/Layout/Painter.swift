@@ -10,8 +10,13 @@ struct Painter {
     var hits: [HitArea] = []
     var y: Float = 0
     var pendingMargin: Float = 0
+    /// Builds each box's children as layout reaches it (`BoxBuilder.expand`).
+    let builder: BoxBuilder?
 
-    init(sizes: [MeasureKey: TextSize]) { self.sizes = sizes }
+    init(sizes: [MeasureKey: TextSize], builder: BoxBuilder? = nil) {
+        self.sizes = sizes
+        self.builder = builder
+    }
 
     func size(_ font: Font, _ text: String) -> TextSize { Painter.size(sizes, font, text) }
 
@@ -26,6 +31,7 @@ struct Painter {
     }
 
     mutating func layoutBlock(_ box: BlockBox, x: Float, width: Float) {
+        builder?.expand(box)
         let s = box.style
         let b = s.borderWidths
         pendingMargin = max(pendingMargin, s.marginTop)
@@ -63,15 +69,32 @@ struct Painter {
                         markerColor: s.color)
             markerPending = nil
         }
-        for child in box.children {
+        let empty = BlockBox(style: BoxStyle())
+        for i in box.children.indices {
+            let child = box.children[i]
+            builder?.expand(child)
+            if child.isEmpty { box.children[i] = empty; continue }  // white space alone makes no line
             if let marker = markerPending {
                 // The marker goes on the first line of the first child.
                 var first = child
-                if first.inlines.isEmpty && !first.children.isEmpty { first = first.children[0] }
+                if first.inlines.isEmpty && !first.children.isEmpty {
+                    // (its first child that shows)
+                    for c in first.children {
+                        builder?.expand(c)
+                        if !c.isEmpty { first = c; break }
+                    }
+                }
                 first.style.marker = first.style.marker ?? marker
                 markerPending = nil
             }
             layoutBlock(child, x: innerX, width: innerWidth)
+            // Laid out: its boxes go (a long page never holds all of them).
+            if builder != nil { box.children[i] = empty }
+        }
+        if let marker = markerPending, !box.children.isEmpty {
+            // Only children that show nothing: the marker makes its own line.
+            layoutLines([], x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: marker, markerFont: s.font,
+                        markerColor: s.color)
         }
         if framed || s.paddingBottom > 0 {
             flushMargin()

@@ -328,29 +328,17 @@ public final class ContentProcess {
 
     /// Loads a destination to the end: the answer for the host.
     func load(_ request: LoadRequest) -> ContentMessage {
-        let bytes: [UInt8]
-        let url: String
-        var hiding = ""
-        switch request.destination {
-        case .html(let html, let base):
-            bytes = Array(html.utf8)
-            url = base
-        case .file(let path, let contents):
-            bytes = contents
-            url = "file://" + path
-        case .url(let target):
-            switch fetch(target) {
-            case .success(let response):
-                bytes = response.body
-                url = response.url
-                hiding = response.contentBlockerStyleSheet
-            case .failure(let error):
-                return .loadFailed(id: request.id, url: target, reason: error.description)
-            }
+        // The page before goes first (its document, layout and scripts' heap): a big page
+        // reloaded is not held twice.
+        document = nil
+        laidOut = nil
+        linkAreas = []
+        scripts?.endPage()
+        let document: Document, url: String, hiding: String
+        switch fetchAndParse(request.destination) {
+        case .success(let parsed): (document, url, hiding) = parsed
+        case .failure(let failure): return .loadFailed(id: request.id, url: failure.url, reason: failure.reason)
         }
-        MemoryLog.note("fetched \(bytes.count >> 20) MB")
-        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
-        MemoryLog.note("parsed")
         deviceViewport = (Float(request.viewportWidth), Float(request.viewportHeight))
         zoom = request.zoom
         viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
@@ -388,6 +376,40 @@ public final class ContentProcess {
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
+    }
+
+    struct LoadFailure: Error {
+        var url: String
+        var reason: String
+    }
+
+    /// The destination's bytes, parsed: the document, its URL and the content blockers' style
+    /// sheet for it (the bytes are gone when this returns).
+    func fetchAndParse(_ destination: LoadDestination) -> Result<(Document, String, String), LoadFailure> {
+        let bytes: [UInt8]
+        let url: String
+        var hiding = ""
+        switch destination {
+        case .html(let html, let base):
+            bytes = Array(html.utf8)
+            url = base
+        case .file(let path, let contents):
+            bytes = contents
+            url = "file://" + path
+        case .url(let target):
+            switch fetch(target) {
+            case .success(let response):
+                bytes = response.body
+                url = response.url
+                hiding = response.contentBlockerStyleSheet
+            case .failure(let error):
+                return .failure(LoadFailure(url: target, reason: error.description))
+            }
+        }
+        MemoryLog.note("fetched \(bytes.count >> 20) MB")
+        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
+        MemoryLog.note("parsed")
+        return .success((document, url, hiding))
     }
 
     /// A layout engine of the viewport with the page's linked sheets (those fetched so far).

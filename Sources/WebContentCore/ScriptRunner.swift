@@ -81,6 +81,15 @@ final class ScriptRunner {
         context.runtime.setJIT(jit, mode: .on)
     }
 
+    /// Lets the current page go (its bindings, and the context's heap at the next page's
+    /// new context): called before the next page is parsed.
+    func endPage() {
+        bridge = nil
+        page = nil
+        pendingExternal = []
+        pendingNavigation = nil
+    }
+
     /// Starts a page: a fresh context with the bindings over `document`.
     func startPage(_ document: Document, url: String) {
         if let f = fresh {
