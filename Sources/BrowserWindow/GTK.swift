@@ -72,12 +72,17 @@ struct GTK {
     let gtk_widget_set_valign: @convention(c) (Object?, Int32) -> Void
     let gtk_widget_set_margin_top: @convention(c) (Object?, Int32) -> Void
     let gtk_widget_get_visible: @convention(c) (Object?) -> Int32
+    let gtk_event_controller_get_current_event_state: @convention(c) (Object?) -> UInt32
+    let gtk_adjustment_new: @convention(c) (Double, Double, Double, Double, Double, Double) -> Object?
+    let gtk_adjustment_configure: @convention(c) (Object?, Double, Double, Double, Double, Double, Double) -> Void
+    let gtk_adjustment_get_value: @convention(c) (Object?) -> Double
+    let gtk_scrollbar_new: @convention(c) (Int32, Object?) -> Object?
 
     // Constants of the GTK 4 ABI.
     static let orientationHorizontal: Int32 = 0, orientationVertical: Int32 = 1
     static let phaseCapture: Int32 = 1
     /// `GtkAlign`.
-    static let alignStart: Int32 = 1, alignCenter: Int32 = 3
+    static let alignFill: Int32 = 0, alignStart: Int32 = 1, alignEnd: Int32 = 2, alignCenter: Int32 = 3
     /// `GdkScrollUnit`: a mouse wheel's clicks, or a touchpad's surface pixels.
     static let scrollUnitWheel: Int32 = 0
     static let scrollHorizontal: UInt32 = 1 << 1, scrollBothAxes: UInt32 = 3, scrollKinetic: UInt32 = 1 << 3
@@ -173,6 +178,11 @@ struct GTK {
         gtk_widget_set_valign = try f("gtk_widget_set_valign")
         gtk_widget_set_margin_top = try f("gtk_widget_set_margin_top")
         gtk_widget_get_visible = try f("gtk_widget_get_visible")
+        gtk_event_controller_get_current_event_state = try f("gtk_event_controller_get_current_event_state")
+        gtk_adjustment_new = try f("gtk_adjustment_new")
+        gtk_adjustment_configure = try f("gtk_adjustment_configure")
+        gtk_adjustment_get_value = try f("gtk_adjustment_get_value")
+        gtk_scrollbar_new = try f("gtk_scrollbar_new")
     }
 
     // MARK: - Conveniences

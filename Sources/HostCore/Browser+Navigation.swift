@@ -19,6 +19,7 @@ extension Browser {
             tab.history.append(HistoryEntry(destination))
             tab.historyIndex = tab.history.count - 1
             tab.scrollY = 0
+            tab.scrollX = 0
             saveHistory(tab, changedFrom: tab.historyIndex)
             load(tab, destination)
             return true
@@ -34,6 +35,7 @@ extension Browser {
         // Back and forward reuse the entry: its URL, and its scroll position once it loaded.
         tab.historyIndex = target
         tab.scrollY = tab.history[target].scrollY
+        tab.scrollX = tab.history[target].scrollX
         saveHistory(tab, changedFrom: tab.history.count)
         load(tab, tab.history[target].destination)
         return true
@@ -76,29 +78,51 @@ extension Browser {
     @discardableResult
     public func setScroll(_ tab: Tab, y: Double) -> Double {
         let y = max(0, y.isFinite ? min(y, 16_777_216) : 0)
+        guard !interactive else { return setScroll(tab, to: ScrollPosition(x: tab.targetScroll.x, y: y)).y }
         guard tab.isAlive, tab.state == .loaded else {
-            keepScroll(tab, y)
+            keepScroll(tab, ScrollPosition(x: tab.scrollX, y: y))
             return y
         }
-        guard interactive else {
-            // WebDriver: the answer, and its frame, before returning.
-            guard let answer = command(tab, "scroll", [String(y)]) else { return tab.scrollY }
-            guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
-            keepScroll(tab, v)
-            return v
-        }
-        if tab.scrollInFlight != nil { tab.nextScroll = y } else { sendScroll(tab, y) }
-        return y
+        // WebDriver: the answer, and its frame, before returning.
+        guard let answer = command(tab, "scroll", [String(y)]) else { return tab.scrollY }
+        guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
+        keepScroll(tab, ScrollPosition(x: tab.scrollX, y: v))
+        return v
     }
 
-    func sendScroll(_ tab: Tab, _ y: Double) {
-        tab.scrollInFlight = y
-        request(tab, "scroll", [String(y)]) { [unowned self, unowned tab] answer in
+    /// Scrolls `tab`'s page to `position` (CSS pixels from the left and the top; a page wider
+    /// than the viewport scrolls horizontally), as `setScroll(_:y:)` does. Answers the position.
+    @discardableResult
+    public func setScroll(_ tab: Tab, to position: ScrollPosition) -> ScrollPosition {
+        func clamp(_ v: Double) -> Double { max(0, v.isFinite ? min(v, 16_777_216) : 0) }
+        let position = ScrollPosition(x: clamp(position.x), y: clamp(position.y))
+        guard tab.isAlive, tab.state == .loaded else {
+            keepScroll(tab, position)
+            return position
+        }
+        guard interactive else {
+            guard let answer = command(tab, "scroll", [String(position.x), String(position.y)]),
+                  let shown = Browser.scrollAnswer(answer.json) else { return ScrollPosition(x: tab.scrollX, y: tab.scrollY) }
+            keepScroll(tab, shown)
+            return shown
+        }
+        if tab.scrollInFlight != nil { tab.nextScroll = position } else { sendScroll(tab, position) }
+        return position
+    }
+
+    /// `{"value":[x,y]}`, the `scroll` command's answer to [x, y].
+    static func scrollAnswer(_ json: String) -> ScrollPosition? {
+        guard json.hasPrefix("{\"value\":["), json.hasSuffix("]}") else { return nil }
+        let parts = json.dropFirst(10).dropLast(2).split(separator: ",").compactMap { Double($0) }
+        return parts.count == 2 ? ScrollPosition(x: parts[0], y: parts[1]) : nil
+    }
+
+    func sendScroll(_ tab: Tab, _ position: ScrollPosition) {
+        tab.scrollInFlight = position
+        request(tab, "scroll", [String(position.x), String(position.y)]) { [unowned self, unowned tab] answer in
             guard tab.scrollInFlight != nil else { return }  // (abandoned)
             tab.scrollInFlight = nil
-            if let json = answer?.json, json.hasPrefix("{\"value\":"), let v = Double(json.dropFirst(9).dropLast()) {
-                keepScroll(tab, v)
-            }
+            if let json = answer?.json, let shown = Browser.scrollAnswer(json) { keepScroll(tab, shown) }
             if let next = tab.nextScroll {
                 tab.nextScroll = nil
                 if tab.isAlive, tab.state == .loaded { sendScroll(tab, next) }
@@ -106,11 +130,14 @@ extension Browser {
         }
     }
 
-    /// The page shows `y`: the current entry keeps it.
-    func keepScroll(_ tab: Tab, _ y: Double) {
-        tab.scrollY = y
-        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return }
-        tab.history[tab.historyIndex].scrollY = y
+    /// The page shows `position`: the current entry keeps it (the profile, its y).
+    func keepScroll(_ tab: Tab, _ position: ScrollPosition) {
+        tab.scrollY = position.y
+        tab.scrollX = position.x
+        guard tab.currentEntry != nil else { return }
+        tab.history[tab.historyIndex].scrollX = position.x
+        guard tab.history[tab.historyIndex].scrollY != position.y else { return }
+        tab.history[tab.historyIndex].scrollY = position.y
         saveHistory(tab, changedFrom: tab.historyIndex)
     }
 
@@ -253,6 +280,7 @@ extension Browser {
             opened.append((tab, saved))
             if let entry = tab.currentEntry {
                 tab.scrollY = entry.scrollY
+                tab.scrollX = entry.scrollX
                 load(tab, entry.destination)
             }
             if i == selected {

@@ -284,7 +284,8 @@ public final class Browser {
         do {
             try tab.connection.send(message: ContentMessage.load(
                 LoadRequest(id: id, destination: destination, viewportWidth: viewportWidth, viewportHeight: viewportHeight,
-                            zoom: Float(tab.zoom), scrollY: Float(min(max(tab.scrollY, 0), 16_777_216)))))
+                            zoom: Float(tab.zoom), scrollY: Float(min(max(tab.scrollY, 0), 16_777_216)),
+                            scrollX: Float(min(max(tab.scrollX, 0), 16_777_216)))))
         } catch {
             contentFailed(tab, error)
         }
@@ -426,16 +427,15 @@ public final class Browser {
             committed(tab, url: tab.url, title: title)
         case .pong:
             break
+        case .pageSize(let width, let height):
+            tab.pageWidth = Double(width)
+            tab.pageHeight = Double(height)
         case .navigate(let url):
             navigate(tab, HistoryEntry(url: url).destination)
-        case .scrolled(let y):
+        case .scrolled(let x, let y):
             // A script scrolled the page: the current entry keeps the position.
             guard tab.state == .loaded else { return }  // (a late one of the page before: dropped)
-            tab.scrollY = Double(y)
-            if tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != Double(y) {
-                tab.history[tab.historyIndex].scrollY = Double(y)
-                saveHistory(tab, changedFrom: tab.historyIndex)
-            }
+            keepScroll(tab, ScrollPosition(x: Double(x), y: Double(y)))
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }

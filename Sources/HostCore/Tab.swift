@@ -61,11 +61,12 @@ public final class Tab {
     public internal(set) var notResponding = false
     /// The window's scroll requests: the position asked for while one is on its way (the
     /// next one is sent when it is answered; faster requests coalesce).
-    var scrollInFlight: Double?
-    var nextScroll: Double?
+    var scrollInFlight: ScrollPosition?
+    var nextScroll: ScrollPosition?
     /// The position the page goes to once the scroll requests on their way are answered
     /// (the window adds the next wheel click to it).
-    public var targetScrollY: Double { nextScroll ?? scrollInFlight ?? scrollY }
+    public var targetScroll: ScrollPosition { nextScroll ?? scrollInFlight ?? ScrollPosition(x: scrollX, y: scrollY) }
+    public var targetScrollY: Double { targetScroll.y }
     /// The session history (the back-forward list) and the current entry's index (-1: none).
     public internal(set) var history: [HistoryEntry] = []
     public internal(set) var historyIndex = -1
@@ -74,6 +75,11 @@ public final class Tab {
     /// Where the page is scrolled (CSS pixels from the top): the current entry's, restored
     /// by back and forward; the window shows the layer from here.
     public internal(set) var scrollY = 0.0
+    /// And from the left (CSS pixels; a page wider than the window).
+    public internal(set) var scrollX = 0.0
+    /// How big the page was laid out (CSS pixels; 0: not known yet): the window's scrollbars.
+    public internal(set) var pageWidth = 0.0
+    public internal(set) var pageHeight = 0.0
     /// The current history entry, if any.
     public var currentEntry: HistoryEntry? { history.indices.contains(historyIndex) ? history[historyIndex] : nil }
     public var canGoBack: Bool { historyIndex > 0 }
@@ -126,5 +132,16 @@ public final class Tab {
         nextScroll = nil
         notResponding = false
         for (_, done) in pending.sorted(by: { $0.key < $1.key }) { done(nil) }
+    }
+}
+
+/// Where a page is scrolled to: CSS pixels from the left and from the top.
+public struct ScrollPosition: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
     }
 }

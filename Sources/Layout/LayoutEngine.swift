@@ -95,7 +95,8 @@ public struct LayoutEngine {
         let height = painter.y + painter.pendingMargin
         LayoutEngine.trace?("painted")
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
-        return PageLayout(list: list, contentHeight: height, links: painter.links, hits: painter.hits)
+        return PageLayout(list: list, contentHeight: height, contentWidth: max(painter.maxX.rounded(.up), viewportWidth), links: painter.links,
+                          hits: painter.hits)
     }
 
     /// The document's title (the `title` element's text, whitespace collapsed).
@@ -136,6 +137,8 @@ public struct HitArea {
 public struct PageLayout {
     public var list: DisplayList
     public var contentHeight: Float
+    /// How wide the page is (at least the viewport; CSS pixels).
+    public var contentWidth: Float
     public var links: [LinkArea]
     /// In painting order: the last area at a point is the element on top there.
     public var hits: [HitArea]

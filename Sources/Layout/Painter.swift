@@ -10,6 +10,9 @@ struct Painter {
     var hits: [HitArea] = []
     var y: Float = 0
     var pendingMargin: Float = 0
+    /// How far right the page's boxes and lines reach (a box of a given width wider than its
+    /// container, a long preformatted line): the page scrolls horizontally to there.
+    var maxX: Float = 0
     /// Builds each box's children as layout reaches it (`BoxBuilder.expand`).
     let builder: BoxBuilder?
 
@@ -51,7 +54,9 @@ struct Painter {
         var boxX = x + s.marginLeft
         let content = s.width ?? s.widthPercent.map { $0 * width / 100 }
         if let content {
-            boxWidth = min(content + s.paddingLeft + s.paddingRight + b[1] + b[3], max(available, 0))
+            // A given width wider than the container overflows it, as in CSS (the page then
+            // scrolls horizontally).
+            boxWidth = content + s.paddingLeft + s.paddingRight + b[1] + b[3]
             if s.autoLeft && s.autoRight { boxX = x + s.marginLeft + max((available - boxWidth) / 2, 0) }
             else if s.autoLeft { boxX = x + s.marginLeft + max(available - boxWidth, 0) }
         }
@@ -101,6 +106,7 @@ struct Painter {
             y += s.paddingBottom + b[2]
         }
         let rect = Rect(x: boxX, y: top, width: boxWidth, height: y - top)
+        maxX = max(maxX, boxX + boxWidth)
         if s.element != nil { hits[hitIndex].rect = rect }
         if let index = backgroundIndex, let background = s.background {
             items.insert(.fill(rect, background), at: index)
@@ -151,6 +157,7 @@ struct Painter {
             let baseline = (painter.y + halfLeading + metrics.ascent).rounded()
             let lineWidth = line.last.map { $0.x + $0.width } ?? 0
             let shift = centered ? max((width - lineWidth) / 2, 0) : right ? max(width - lineWidth, 0) : 0
+            painter.maxX = max(painter.maxX, x + shift + lineWidth)
             if let m = markerToDraw {
                 let w = size(markerFont, m).width
                 painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))

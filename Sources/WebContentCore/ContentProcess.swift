@@ -40,6 +40,8 @@ public final class ContentProcess {
     var laidOut: PageLayout?
     /// How far the page is scrolled down (CSS pixels; clamped to the page when shown).
     var scrollY: Float = 0
+    /// How far the page is scrolled right (CSS pixels; clamped to the page when shown).
+    var scrollX: Float = 0
     /// The bindings' change count `laidOut` was made at.
     var laidOutAtChange = -1
     /// The page's URL (relative `href`s resolve against it).
@@ -54,6 +56,7 @@ public final class ContentProcess {
     var hostClosed = false
     /// The page's title the host last heard of (a script's change is sent after its task).
     var announcedTitle = ""
+    var announcedSize: (Float, Float) = (0, 0)
     var titleCheckedAtChange = -1
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
@@ -208,8 +211,8 @@ public final class ContentProcess {
         var rendered: UInt32 = 0
         let scrollTo = scripts?.requestedScroll
         scripts?.requestedScroll = nil
-        let before = scrollY
-        if let y = scrollTo { scrollY = Float(y) }
+        let before = (scrollX, scrollY)
+        if let to = scrollTo { (scrollX, scrollY) = (Float(to.x), Float(to.y)) }
         if let bridge = scripts?.bridge, bridge.dirty, let document {
             bridge.dirty = false
             if (try? render(document)) != nil { rendered = frame }
@@ -218,8 +221,8 @@ public final class ContentProcess {
         }
         if scrollTo != nil, laidOut != nil {
             // The position shown (clamped): the host's history entry keeps it.
-            try? host.send(message: ContentMessage.scrolled(y: scrollY))
-            if scrollY != before {
+            try? host.send(message: ContentMessage.scrolled(x: scrollX, y: scrollY))
+            if scrollX != before.0 || scrollY != before.1 {
                 // A script's scroll fires `scroll` too, once the page moved (as a user's does);
                 // what the listeners change is in the frame. (A listener's own scroll is
                 // applied after this task, with its own event.)
@@ -236,6 +239,15 @@ public final class ContentProcess {
         }
         announceTitle()
         return rendered
+    }
+
+    /// Tells the host how big the page is after a layout that changed it (CSS pixels): the
+    /// window's scrollbars.
+    func announceSize(_ page: PageLayout) {
+        let size = (page.contentWidth, page.contentHeight)
+        guard size != announcedSize else { return }
+        announcedSize = size
+        try? host.send(message: ContentMessage.pageSize(width: size.0, height: size.1))
     }
 
     /// Tells the host when scripts changed the page's title (`document.title`, the `<title>`'s
@@ -262,6 +274,7 @@ public final class ContentProcess {
             if zoom != 1 { page.list = page.list.scaled(by: zoom) }
             laidOut = page
             laidOutAtChange = scripts?.bridge?.changes ?? 0
+            announceSize(page)
         } catch {
             ContentProcess.log("rendering failed: \(error)")
             if case .oversized = error as? IPCError {} else { dropRendering() }
@@ -343,6 +356,7 @@ public final class ContentProcess {
         zoom = request.zoom
         viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
         scrollY = request.scrollY
+        scrollX = request.scrollX
         laidOut = nil
         self.document = document
         pageURL = url
@@ -360,8 +374,8 @@ public final class ContentProcess {
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
             MemoryLog.note("scripts ran")
-            if let y = scripts.requestedScroll {
-                scrollY = Float(y)  // shown by the first frame; the host hears of it after `loaded`
+            if let to = scripts.requestedScroll {
+                (scrollX, scrollY) = (Float(to.x), Float(to.y))  // shown by the first frame; the host hears of it after `loaded`
             }
         }
         let title = LayoutEngine.title(of: document)

@@ -81,12 +81,12 @@ import Lockdown
     @Test func aCommandToAHungPageDoesNotWaitAndEndsWithTheProcess() throws {
         let browser = try interactiveBrowser()
         let tab = try browser.openTab()
-        let page = "<title>Busy</title><body style='margin:0'><div id=go style='height:100px;background-color:#00ff00'>go</div>"
-            + "<div style='height:3000px'></div><script>document.getElementById('go').onclick = function () { for (;;) {} }</script>"
+        let page = "<title>Busy</title><body style='margin:0'><div id=go style='background-color:#00ff00'>go</div>"
+            + "<div style='padding-bottom:3000px'></div><script>document.getElementById('go').onclick = function () { for (;;) {} }</script>"
         browser.go(tab, .to(.html(page, baseURL: "about:blank")))
         #expect(browser.waitForPage(tab, timeout: 30))
         var start = Clock.monotonicNanoseconds()
-        browser.click(tab, x: 20, y: 20)  // the handler never returns
+        browser.click(tab, x: 20, y: 8)  // the handler never returns
         #expect(browser.setScroll(tab, y: 100) == 100)
         #expect(browser.setScroll(tab, y: 200) == 200)
         #expect(tab.targetScrollY == 200)
@@ -151,7 +151,7 @@ import Lockdown
     @Test func aScriptsScrollFiresTheScrollEvent() throws {
         let browser = try makeBrowser()
         let tab = try browser.openTab()
-        let page = "<title>S</title><div style='height:5000px'>tall</div><script>var seen = [];"
+        let page = "<title>S</title><div style='padding-bottom:5000px'>tall</div><script>var seen = [];"
             + "addEventListener('scroll', function () { seen.push(scrollY); });</script>"
         browser.go(tab, .to(.html(page, baseURL: "about:blank")))
         #expect(browser.waitForPage(tab, timeout: 30))

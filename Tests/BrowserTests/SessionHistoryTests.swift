@@ -214,7 +214,7 @@ func listing(_ directory: String) -> [String] {
     @Test func keysAndButtons() {
         #expect(WindowCommand.forKey(0xff51, control: false, alt: true, shift: false) == .navigate(.back))
         #expect(WindowCommand.forKey(0xff53, control: false, alt: true, shift: false) == .navigate(.forward))
-        #expect(WindowCommand.forKey(0xff51, control: false, alt: false, shift: false) == nil)  // Left alone: the caret's
+        #expect(WindowCommand.forKey(0xff51, control: false, alt: false, shift: false) == .scroll(.lineLeft))  // Left alone: the page (the address field keeps its caret keys)
         #expect(WindowCommand.forKey(0x6c, control: true, alt: false, shift: false) == .focusAddress)
         #expect(WindowCommand.forKey(0x74, control: true, alt: false, shift: false) == .newTab)
         #expect(WindowCommand.forKey(0x77, control: true, alt: false, shift: false) == .closeTab)

@@ -34,6 +34,11 @@ class Handler(e2e.PageHandler):
             self.send_header('Content-Length', '0')
             self.end_headers()
             return
+        if self.path == '/wide.html':
+            self.send_html(b'<!doctype html><title>Wide</title><body style="margin:0"><div style="width:2000px">'
+                           b'<div style="margin-left:900px;width:100px;background-color:#0080ff">far right</div></div>'
+                           b'<p>a page wider than the window</p>')
+            return
         name = self.path.strip('/').removesuffix('.html')
         if name not in TITLES:
             self.send_error(404)
@@ -262,6 +267,45 @@ def main():
         check('Space: a page down', int(s.get('scroll', '0')) > 300, str(s))
         w.key('Home')
         w.wait('Home', lambda s: s.get('scroll') == '0')
+
+        # A page wider than the window scrolls sideways: Shift+wheel (48 CSS px a click) and
+        # Right (40); back and forward bring the position back, as the vertical one.
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', site + '/wide.html')
+        w.key('Return')
+        s = w.wait('wide', lambda s: s.get('title') == 'Wide')
+        before = w.box(w.screenshot('19-wide'), (0, 128, 255))
+        xdo('mousemove', '--window', w.id, str(origin[0] + 400), str(origin[1] + 300))
+        time.sleep(0.1)
+        xdo('keydown', 'shift')
+        xdo('click', '--repeat', '6', '--delay', '30', '5')
+        xdo('keyup', 'shift')
+        s = w.wait('shift+wheel', lambda s: s.get('scrollx') == '288')
+        w.key('Right')
+        s = w.wait('Right', lambda s: s.get('scrollx') == '328')
+        after = w.box(w.screenshot('20-wide-scrolled'), (0, 128, 255))
+        check('Shift+wheel and Right scroll a wide page sideways: 328 CSS px, the box moved left 361 device px at 110 %',
+              s.get('scrollx') == '328' and s.get('scroll') == '0' and before is None and after is not None
+              and abs(after[0] - (origin[0] + round(900 * 1.1) - round(328 * 1.1))) <= 2, f'{s} {before} {after}')
+        w.key('alt+Left')
+        s = w.wait('back to B', lambda s: s.get('title') == 'Page B')
+        check('back from the wide page: B at its own position', s.get('scrollx') == '0', str(s))
+        w.key('alt+Right')
+        s = w.wait('forward to wide', lambda s: s.get('title') == 'Wide')
+        time.sleep(0.3)
+        again = w.box(w.screenshot('21-wide-restored'), (0, 128, 255))
+        check('forward: the wide page back at its horizontal position', s.get('scrollx') == '328' and again == after,
+              f'{s} {again} {after}')
+        m = re.findall(r'window: hbar center=(-?\d+),(-?\d+) width=(\d+)', w.log())
+        if m:
+            cx, cy, width = (int(v) for v in m[-1])
+            w.click(origin[0] + cx + width * 45 // 100, origin[1] + cy)
+        s = w.wait('scrollbar', lambda s: int(s.get('scrollx', '0')) > 900)
+        shot = w.screenshot('22-wide-scrollbar')
+        check('the horizontal scrollbar is there and a click near its right end scrolls the page there',
+              bool(m) and int(s.get('scrollx', '0')) > 900 and w.box(shot, (0, 128, 255)) is None, f'{m} {s}')
+        w.key('alt+Left')
+        w.wait('back to B', lambda s: s.get('title') == 'Page B')
 
         # Resize: the page is laid out again at the page area's width (the olive band spans it).
         before = w.box(w.screenshot('16-before-resize'), (128, 128, 0))
