@@ -139,18 +139,24 @@ struct BoxBuilder {
         buildChildren(of: source, into: box, inherited: box.style, listCounter: box.listCounter)
     }
 
-    /// Every (font, word) the tree shows, in order (the words to measure), built and let go
-    /// box by box.
-    func forEachWord(_ box: BlockBox, _ body: (Font, String) -> Void) {
+    /// Every (font, word) the tree shows, in order (the words to measure). The boxes built
+    /// for it stay for layout up to `keep` inline items (an ordinary page is built once);
+    /// past that they are let go box by box (a long page is built again as it is laid out,
+    /// rather than held whole).
+    func forEachWord(_ box: BlockBox, keep: inout Int, _ body: (Font, String) -> Void) {
         let built = box.expanded
         expand(box)
         for item in box.inlines {
             if case .word(let text, let style, _) = item { body(style.font, text) }
         }
         if let marker = box.style.marker { body(box.style.font, marker) }
-        for child in box.children { forEachWord(child, body) }
-        if !built { box.release() }
+        for child in box.children { forEachWord(child, keep: &keep, body) }
+        keep -= box.inlines.count + 1
+        if !built && keep < 0 { box.release() }
     }
+
+    /// How many inline items the word pass keeps built for layout (~100 bytes each).
+    static let keptInlineItems = 300_000
 
     /// The root's or else the body's background (`bgcolor`, `<style>`, `style=""`), which
     /// paints the whole canvas.

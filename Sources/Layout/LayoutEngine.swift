@@ -79,7 +79,8 @@ public struct LayoutEngine {
                 batch.append((font, text))
             }
         }
-        builder.forEachWord(root) { font, text in
+        var keep = BoxBuilder.keptInlineItems
+        builder.forEachWord(root, keep: &keep) { font, text in
             want(font, text)
             want(font, " ")
         }
