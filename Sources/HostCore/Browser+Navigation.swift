@@ -130,14 +130,15 @@ extension Browser {
         }
     }
 
-    /// The page shows `position`: the current entry keeps it (the profile, its y).
+    /// The page shows `position`: the current entry keeps it.
     func keepScroll(_ tab: Tab, _ position: ScrollPosition) {
         tab.scrollY = position.y
         tab.scrollX = position.x
         guard tab.currentEntry != nil else { return }
-        tab.history[tab.historyIndex].scrollX = position.x
-        guard tab.history[tab.historyIndex].scrollY != position.y else { return }
+        let entry = tab.history[tab.historyIndex]
+        guard entry.scrollY != position.y || entry.scrollX != position.x else { return }
         tab.history[tab.historyIndex].scrollY = position.y
+        tab.history[tab.historyIndex].scrollX = position.x
         saveHistory(tab, changedFrom: tab.historyIndex)
     }
 

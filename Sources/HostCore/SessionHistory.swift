@@ -8,8 +8,7 @@ public struct HistoryEntry: Equatable, Sendable {
     public var url: String
     public var title: String
     public var scrollY: Double
-    /// And from the left (a page wider than the window); kept in memory only (the profile's
-    /// schema 1 has the vertical position): back and forward restore it, a restart does not.
+    /// And from the left (a page wider than the window).
     public var scrollX: Double = 0
     /// An inline document (`LoadDestination.html`), kept in memory only: the profile stores
     /// the URL, which is its base URL.
