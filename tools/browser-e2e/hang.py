@@ -10,6 +10,7 @@ Xvfb and runs this. Prints 'N passed, N failed'."""
 import http.server
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -188,6 +189,22 @@ def main():
         took, s = timed(w, 'reload after stop', lambda: w.key('F5'), lambda s: s.get('title') == 'Busy' and s.get('hung') == '0',
                         timeout=8)
         check(f'F5 after a stop: the page loads again in a new process ({took:.2f} s)', s.get('title') == 'Busy', str(s))
+
+        # A content process that stops answering (SIGSTOP): the same, Stop page ends it.
+        stuck = contents(w)
+        if stuck:
+            os.kill(stuck[0], signal.SIGSTOP)
+        w.wheel(origin[0] + 300, origin[1] + 300, 2)
+        took, s = timed(w, 'ctrl+t while stopped', lambda: w.key('ctrl+t'), lambda s: s.get('tabs') == '2')
+        check(f'a stopped content process: Ctrl+T answers at once ({took:.2f} s)', s.get('tabs') == '2' and took < 1.5, str(s))
+        w.key('ctrl+w')
+        s = w.wait('hung: stopped process', lambda s: s.get('tabs') == '1' and s.get('hung') == '1', timeout=12)
+        check('and its tab is reported as not responding', s.get('hung') == '1', str(s))
+        w.click(origin[0] + stop_at[0], origin[1] + stop_at[1])
+        s = w.wait('stopped', lambda s: 'stopped' in s.get('title', ''))
+        time.sleep(0.3)
+        check('Stop page ends the stopped process', 'stopped' in s.get('title', '') and stuck and stuck[0] not in contents(w),
+              f'{s} {stuck} {contents(w)}')
 
         # The window's title follows document.title, a script's later change included.
         go(w, site + '/title.html')
