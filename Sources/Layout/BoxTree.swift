@@ -358,20 +358,26 @@ struct BoxBuilder {
             }
             return
         }
+        // Words are cut at ASCII white space on the UTF-8 bytes (a scalar boundary) and
+        // copied once each (appending scalar by scalar cost most of a long page's box building).
         var space = false
-        var word = ""
-        for ch in data.unicodeScalars {
-            if ch == " " || ch == "\n" || ch == "\t" || ch == "\r" || ch == "\u{0C}" {
-                if !word.isEmpty {
-                    box.inlines.append(.word(word, style, spaceBefore: space))
-                    word = ""
+        let utf8 = data.utf8
+        var i = utf8.startIndex
+        var wordStart: String.Index?
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C {
+                if let start = wordStart {
+                    box.inlines.append(.word(String(data[start..<i]), style, spaceBefore: space))
+                    wordStart = nil
                 }
                 space = true
-            } else {
-                word.unicodeScalars.append(ch)
+            } else if wordStart == nil {
+                wordStart = i
             }
+            i = utf8.index(after: i)
         }
-        if !word.isEmpty { box.inlines.append(.word(word, style, spaceBefore: space)) }
+        if let start = wordStart { box.inlines.append(.word(String(data[start..<i]), style, spaceBefore: space)) }
         else if space { box.inlines.append(.word("", style, spaceBefore: true)) }
     }
 }

@@ -80,9 +80,13 @@ public struct LayoutEngine {
             }
         }
         var keep = BoxBuilder.keptInlineItems
+        var spaced: Font?  // (a font's space is wanted once: neighbours mostly share a font)
         builder.forEachWord(root, keep: &keep) { font, text in
             want(font, text)
-            want(font, " ")
+            if font != spaced {
+                want(font, " ")
+                spaced = font
+            }
         }
         let sizes = batch.isEmpty ? [] : try measurer.measure(batch)
         guard sizes.count == batch.count else { throw LayoutError.measurementCount }

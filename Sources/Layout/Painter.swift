@@ -1,3 +1,4 @@
+import DOM
 import DisplayList
 
 /// Places block boxes top to bottom and breaks their inline content into lines, emitting
@@ -70,7 +71,8 @@ struct Painter {
         }
         var markerPending = s.marker
         if !box.inlines.isEmpty || (markerPending != nil && box.children.isEmpty) {
-            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: markerPending, markerFont: s.font,
+            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, owner: s.element,
+                        marker: markerPending, markerFont: s.font,
                         markerColor: s.color)
             markerPending = nil
         }
@@ -124,7 +126,10 @@ struct Painter {
         var width: Float
     }
 
-    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, marker: String?,
+    /// `owner`: the element of the box the lines are in (its area, added by `layoutBlock`,
+    /// already covers its own text: only its inline descendants' pieces get areas).
+    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, owner: Element? = nil,
+                              marker: String?,
                               markerFont: Font, markerColor: Color) {
         let table = sizes
         func size(_ font: Font, _ text: String) -> TextSize { Painter.size(table, font, text) }
@@ -171,7 +176,7 @@ struct Painter {
             // Where each element's text is: neighbours of one element make one area.
             var k = 0
             while k < line.count {
-                guard let element = line[k].style.element else { k += 1; continue }
+                guard let element = line[k].style.element, element !== owner else { k += 1; continue }
                 var m = k + 1
                 while m < line.count, line[m].style.element === element { m += 1 }
                 let startX = x + shift + line[k].x, endX = x + shift + line[m - 1].x + line[m - 1].width
