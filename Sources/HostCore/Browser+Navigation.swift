@@ -122,6 +122,11 @@ extension Browser {
         request(tab, "scroll", [String(position.x), String(position.y)]) { [unowned self, unowned tab] answer in
             guard tab.scrollInFlight != nil else { return }  // (abandoned)
             tab.scrollInFlight = nil
+            guard tab.state == .loaded else {
+                // The answer of the page before a navigation (its position is not the new entry's).
+                tab.nextScroll = nil
+                return
+            }
             if let json = answer?.json, let shown = Browser.scrollAnswer(json) { keepScroll(tab, shown) }
             if let next = tab.nextScroll {
                 tab.nextScroll = nil
@@ -174,6 +179,7 @@ extension Browser {
             return
         }
         request(tab, "resize", arguments) { [unowned tab] answer in
+            guard tab.state == .loaded else { return }  // (the page before a navigation)
             if let json = answer?.json, json.hasPrefix("{\"value\":"), let y = Double(json.dropFirst(9).dropLast()) {
                 tab.scrollY = y
             }

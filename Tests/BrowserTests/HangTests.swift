@@ -100,6 +100,20 @@ import Lockdown
         #expect(tab.state == .crashed && tab.targetScrollY == tab.scrollY)
     }
 
+    @Test func aScrollAnsweredAfterANavigationDoesNotMoveTheNewEntry() throws {
+        let browser = try interactiveBrowser(hangSeconds: 5)
+        let tab = try browser.openTab()
+        let tall = "<title>Tall</title><div style='padding-bottom:5000px'>tall</div>"
+        browser.go(tab, .to(.html(tall, baseURL: "about:blank")))
+        #expect(browser.waitForPage(tab, timeout: 30))
+        _ = browser.setScroll(tab, y: 700)  // on its way...
+        browser.go(tab, .to(.html("<title>Next</title>" + tall, baseURL: "about:blank")))  // ...when the navigation starts
+        #expect(browser.waitForPage(tab, timeout: 30))
+        #expect(pump(browser, seconds: 1) { false } == false)
+        #expect(tab.title == "Next" && tab.scrollY == 0 && tab.currentEntry?.scrollY == 0)
+        #expect(tab.history[0].scrollY == 0 || tab.history[0].scrollY == 700)
+    }
+
     @Test func aPageWaitingForASlowServerIsNotHung() throws {
         // A server that answers after 2.5 s: the content process answers pings meanwhile.
         let server = Process()
