@@ -31,11 +31,17 @@ public final class BrowserWindow {
     var waitButton: OpaquePointer?
     var stopButton: OpaquePointer?
     var tracedHangBar = false
-    /// The page's horizontal scrollbar (over its bottom edge, shown while the page is wider
-    /// than the page area) and its adjustment (CSS pixels). (No vertical bar yet: the wheel,
-    /// the keys and the touchpad scroll down.)
+    /// The page's scrollbars and their adjustments (CSS pixels): the horizontal one over the
+    /// page's bottom edge while the page is wider than the page area; the vertical one over
+    /// its right edge while the page is taller, shown as overlay scrollbars are (GNOME Web's,
+    /// macOS's): while it scrolls and for a second after, and while the pointer is near it.
     var horizontalBar: OpaquePointer?
     var horizontalAdjustment: OpaquePointer?
+    var verticalBar: OpaquePointer?
+    var verticalAdjustment: OpaquePointer?
+    /// Until when the vertical bar shows (CLOCK_MONOTONIC ns), and whether the pointer is near it.
+    var verticalBarUntil: UInt64 = 0
+    var pointerNearRightEdge = false
     /// Set while the window itself configures the adjustments (not a user's drag).
     var configuringBars = false
     var tracedBars = false
@@ -172,6 +178,16 @@ public final class BrowserWindow {
         g.gtk_widget_set_visible(horizontalBar, 0)
         g.gtk_overlay_add_overlay(pageArea, horizontalBar)
         g.connect(horizontalAdjustment, "value-changed", unsafeBitCast(BrowserWindow.barMoved, to: UnsafeRawPointer.self), me)
+        verticalAdjustment = g.gtk_adjustment_new(0, 0, 1, 40, 500, 1)
+        verticalBar = g.gtk_scrollbar_new(GTK.orientationVertical, verticalAdjustment)
+        g.gtk_widget_set_halign(verticalBar, GTK.alignEnd)
+        g.gtk_widget_set_valign(verticalBar, GTK.alignFill)
+        g.gtk_widget_set_visible(verticalBar, 0)
+        g.gtk_overlay_add_overlay(pageArea, verticalBar)
+        g.connect(verticalAdjustment, "value-changed", unsafeBitCast(BrowserWindow.barMoved, to: UnsafeRawPointer.self), me)
+        let motion = g.gtk_event_controller_motion_new()
+        g.connect(motion, "motion", unsafeBitCast(BrowserWindow.pointerMoved, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(page, motion)
         g.gtk_widget_set_hexpand(pageArea, 1)
         g.gtk_widget_set_vexpand(pageArea, 1)
         for w in [tabStrip, toolbar, pageArea] { g.gtk_box_append(column, w) }
@@ -365,6 +381,10 @@ public final class BrowserWindow {
             let view = (Double(browser.viewportWidth) / tab.zoom, Double(browser.viewportHeight) / tab.zoom)
             now.bars = ScrollBars(x: tab.targetScroll.x, y: tab.targetScroll.y, width: tab.pageWidth, height: tab.pageHeight, viewWidth: view.0,
                                   viewHeight: view.1)
+            // The vertical bar: while the page scrolls, a second after, and under the pointer.
+            let time = Clock.monotonicNanoseconds()
+            if now.bars.y != shown.bars.y && shown.selected == tab.id && shown.bars.height > 0 { verticalBarUntil = time + 1_000_000_000 }
+            now.bars.showVertical = now.bars.vertical && (time < verticalBarUntil || pointerNearRightEdge)
         }
         keepSnapshot()
         if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
@@ -485,6 +505,11 @@ public final class BrowserWindow {
         defer { configuringBars = false }
         g.gtk_adjustment_configure(horizontalAdjustment, bars.x, 0, max(bars.width, bars.viewWidth), 40, bars.viewWidth * 0.875, bars.viewWidth)
         g.gtk_widget_set_visible(horizontalBar, bars.horizontal ? 1 : 0)
+        g.gtk_adjustment_configure(verticalAdjustment, bars.y, 0, max(bars.height, bars.viewHeight), 40, bars.viewHeight * 0.875, bars.viewHeight)
+        g.gtk_widget_set_visible(verticalBar, bars.showVertical ? 1 : 0)
+        if trace && bars.showVertical, let c = gtk.center(of: verticalBar, in: page) {
+            log("window: vbar center=\(c.x),\(c.y) height=\(gtk.gtk_widget_get_height(verticalBar))")
+        }
         if trace && bars.horizontal && !tracedBars {
             tracedBars = true
             // Where the horizontal bar is (tests click it), relative to the page area, once laid out.
@@ -499,7 +524,17 @@ public final class BrowserWindow {
         // The user dragged a bar (or clicked its trough): the page goes there.
         let value = w.gtk.gtk_adjustment_get_value(adjustment)
         let from = w.pendingScroll ?? tab.targetScroll
-        w.pendingScroll = ScrollPosition(x: value, y: from.y)
+        w.pendingScroll = adjustment == w.verticalAdjustment ? ScrollPosition(x: from.x, y: value) : ScrollPosition(x: value, y: from.y)
+        if adjustment == w.verticalAdjustment { w.verticalBarUntil = Clock.monotonicNanoseconds() + 1_000_000_000 }
+    }
+
+    static let pointerMoved: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, x, _, data in
+        let w = from(data)
+        let near = x > Double(w.gtk.gtk_widget_get_width(w.page)) - 24
+        if near != w.pointerNearRightEdge {
+            w.pointerNearRightEdge = near
+            w.sync()
+        }
     }
 
     static let scrolled: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Int32 = { controller, dx, dy, data in
@@ -611,5 +646,8 @@ public final class BrowserWindow {
 /// What the scrollbars show: the position, the page's size and the page area's (CSS pixels).
 struct ScrollBars: Equatable {
     var x = 0.0, y = 0.0, width = 0.0, height = 0.0, viewWidth = 1.0, viewHeight = 1.0
-    var horizontal: Bool { width > viewWidth + 0.5 }
+    var horizontal: Bool { width >= viewWidth + 1 }
+    var vertical: Bool { height >= viewHeight + 1 }
+    /// The vertical bar is shown now (it shows for a while after a scroll).
+    var showVertical = false
 }

@@ -77,6 +77,7 @@ struct GTK {
     let gtk_adjustment_configure: @convention(c) (Object?, Double, Double, Double, Double, Double, Double) -> Void
     let gtk_adjustment_get_value: @convention(c) (Object?) -> Double
     let gtk_scrollbar_new: @convention(c) (Int32, Object?) -> Object?
+    let gtk_event_controller_motion_new: @convention(c) () -> Object?
 
     // Constants of the GTK 4 ABI.
     static let orientationHorizontal: Int32 = 0, orientationVertical: Int32 = 1
@@ -183,6 +184,7 @@ struct GTK {
         gtk_adjustment_configure = try f("gtk_adjustment_configure")
         gtk_adjustment_get_value = try f("gtk_adjustment_get_value")
         gtk_scrollbar_new = try f("gtk_scrollbar_new")
+        gtk_event_controller_motion_new = try f("gtk_event_controller_motion_new")
     }
 
     // MARK: - Conveniences

@@ -42,7 +42,7 @@ public struct SwipeTracker: Sendable {
     /// `scrollX` of `maxScrollX`) can go that way. At the page's edge it is a swipe, as in
     /// Safari. (GTK's dx: positive scrolls right.)
     public static func pageTakesSideways(dx: Double, dy: Double, scrollX: Double, maxScrollX: Double) -> Bool {
-        guard maxScrollX > 0.5, abs(dx) > abs(dy) else { return false }
+        guard maxScrollX >= 1, abs(dx) > abs(dy) else { return false }
         return dx > 0 ? scrollX < maxScrollX - 0.5 : scrollX > 0.5
     }
 

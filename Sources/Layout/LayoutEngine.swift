@@ -100,7 +100,7 @@ public struct LayoutEngine {
         let height = painter.y + painter.pendingMargin
         LayoutEngine.trace?("painted")
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
-        return PageLayout(list: list, contentHeight: height, contentWidth: max(painter.maxX.rounded(.up), viewportWidth), links: painter.links,
+        return PageLayout(list: list, contentHeight: height, contentWidth: max(painter.maxX, viewportWidth), links: painter.links,
                           hits: painter.hits)
     }
 

@@ -19,7 +19,9 @@ extension ContentProcess {
     /// How far the page can scroll right (CSS pixels): a page wider than the viewport.
     var maxScrollX: Float {
         guard let page = laidOut else { return 0 }
-        return max(0, (page.contentWidth - viewport.0).rounded(.up))
+        // (Less than a pixel wider, from a zoomed viewport's fraction: not wider.)
+        let over = page.contentWidth - viewport.0
+        return over < 1 ? 0 : over.rounded(.up)
     }
 
     /// Sends what shows in the viewport at the scroll position (clamped to the page) to the

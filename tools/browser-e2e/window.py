@@ -268,8 +268,29 @@ def main():
         w.key('Home')
         w.wait('Home', lambda s: s.get('scroll') == '0')
 
+        # The vertical scrollbar (an overlay one): the pointer near the right edge shows it, a
+        # click near its bottom scrolls the page there; it hides again when the pointer leaves.
+        xdo('mousemove', '--window', w.id, str(origin[0] + 795), str(origin[1] + 300))
+        deadline = time.time() + 5
+        m = None
+        while time.time() < deadline and not m:
+            m = re.findall(r'window: vbar center=(-?\d+),(-?\d+) height=(\d+)', w.log())
+            time.sleep(0.1)
+        if m:
+            cx, cy, height = (int(v) for v in m[-1])
+            w.click(origin[0] + cx, origin[1] + cy + height * 45 // 100)
+        s = w.wait('vertical scrollbar', lambda s: int(s.get('scroll', '0')) > 700)
+        shot = w.screenshot('15b-vertical-scrollbar')
+        check('the vertical scrollbar shows under the pointer, a click near its bottom scrolls there',
+              bool(m) and int(s.get('scroll', '0')) > 700 and w.box(shot, (0, 128, 128)) is not None, f'{m[-1:] if m else m} {s}')
+        xdo('mousemove', '--window', w.id, str(origin[0] + 400), str(origin[1] + 300))
+        w.key('Home')
+        w.wait('Home', lambda s: s.get('scroll') == '0')
+        time.sleep(1.3)  # (the bar fades a second after the last scroll)
+
         # A page wider than the window scrolls sideways: Shift+wheel (48 CSS px a click) and
         # Right (40); back and forward bring the position back, as the vertical one.
+        check('pages as wide as the window (at 110 %: 727.3 CSS px) have no horizontal scrollbar', 'window: hbar' not in w.log())
         w.key('ctrl+l')
         xdo('type', '--delay', '5', site + '/wide.html')
         w.key('Return')
@@ -308,6 +329,7 @@ def main():
         w.wait('back to B', lambda s: s.get('title') == 'Page B')
 
         # Resize: the page is laid out again at the page area's width (the olive band spans it).
+        time.sleep(1.3)  # (no scrollbar over its edge: it fades a second after the last scroll)
         before = w.box(w.screenshot('16-before-resize'), (128, 128, 0))
         xdo('windowsize', w.id, '640', '560')
         m = None
