@@ -62,7 +62,7 @@ extension ContentProcess {
             return laidOut
         }
         linkAreas = page.links
-        if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+        if zoom != 1 { page.list.scale(by: zoom) }
         laidOut = page
         laidOutAtChange = changes
         announceSize(page)

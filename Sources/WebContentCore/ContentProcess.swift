@@ -271,7 +271,7 @@ public final class ContentProcess {
             var page = try engine.layoutPage(document, measurer: RenderingMeasurer(connection: r, process: self))
             MemoryLog.note("laid out (\(page.list.items.count) items, \(page.hits.count) hit areas)")
             linkAreas = page.links
-            if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+            if zoom != 1 { page.list.scale(by: zoom) }
             laidOut = page
             laidOutAtChange = scripts?.bridge?.changes ?? 0
             announceSize(page)
