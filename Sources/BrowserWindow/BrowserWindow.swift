@@ -26,6 +26,27 @@ public final class BrowserWindow {
     var address: OpaquePointer?
     var zoomLabel: OpaquePointer?
     var page: OpaquePointer?
+    /// Over the page area while the selected tab's page is not responding: wait or stop it.
+    var hangBar: OpaquePointer?
+    var waitButton: OpaquePointer?
+    var stopButton: OpaquePointer?
+    var tracedHangBar = false
+    /// The page's scrollbars and their adjustments (CSS pixels): the horizontal one over the
+    /// page's bottom edge while the page is wider than the page area; the vertical one over
+    /// its right edge while the page is taller, shown as overlay scrollbars are (GNOME Web's,
+    /// macOS's): while it scrolls and for a second after, and while the pointer is near it.
+    var horizontalBar: OpaquePointer?
+    var horizontalAdjustment: OpaquePointer?
+    var verticalBar: OpaquePointer?
+    var verticalAdjustment: OpaquePointer?
+    /// Until when the vertical bar shows (CLOCK_MONOTONIC ns), and whether the pointer is near it.
+    var verticalBarUntil: UInt64 = 0
+    var pointerNearRightEdge = false
+    /// Set while the window itself configures the adjustments (not a user's drag).
+    var configuringBars = false
+    var tracedBars = false
+    /// The touchpad gesture scrolls a wide page sideways (not a swipe), decided at its start.
+    var gestureScrollsPage: Bool?
     var scrollController: OpaquePointer?
     var tabButtons: [(tab: Tab, button: OpaquePointer?)] = []
     var closed = false
@@ -42,7 +63,7 @@ public final class BrowserWindow {
     static let snapshotLimit = 12
     /// A scroll position asked for by the wheel or keys, not sent yet (the loop sends the
     /// last one: events that come faster than frames coalesce).
-    var pendingScrollY: Double?
+    var pendingScroll: ScrollPosition?
     /// The page area's new size, not applied yet.
     var pendingResize: (width: Int, height: Int)?
     /// What the widgets show, to update only what changed.
@@ -62,6 +83,9 @@ public final class BrowserWindow {
         var layer: ObjectIdentifier?
         var offset = 0.0
         var scrollY = 0.0
+        var scrollX = 0.0
+        var hung = false
+        var bars = ScrollBars()
     }
 
     /// Opens the window over `browser` (GTK loaded; nil and why when there is no display or no GTK).
@@ -88,6 +112,8 @@ public final class BrowserWindow {
     init(gtk: GTK, browser: Browser) {
         self.gtk = gtk
         self.browser = browser
+        // The window never waits for a page: operations send their command and go on.
+        browser.interactive = true
     }
 
     var me: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -128,12 +154,48 @@ public final class BrowserWindow {
         g.gtk_widget_set_hexpand(page, 1)
         g.gtk_widget_set_vexpand(page, 1)
         g.gtk_drawing_area_set_draw_func(page, unsafeBitCast(BrowserWindow.draw, to: UnsafeRawPointer.self), me, nil)
-        for w in [tabStrip, toolbar, page] { g.gtk_box_append(column, w) }
+        // A page that does not respond: a bar over the page area (not beside it: the page
+        // keeps its size) with the choice to wait or to stop it, as Safari's and Chromium's.
+        hangBar = g.gtk_box_new(GTK.orientationHorizontal, 8)
+        g.addClass(hangBar, "osd")
+        g.addClass(hangBar, "toolbar")
+        g.gtk_widget_set_halign(hangBar, GTK.alignCenter)
+        g.gtk_widget_set_valign(hangBar, GTK.alignStart)
+        g.gtk_widget_set_margin_top(hangBar, 12)
+        waitButton = g.button("Wait")
+        stopButton = g.button("Stop page")
+        g.addClass(stopButton, "destructive-action")
+        g.setTooltip(stopButton, "Stop the page's scripts (its content process ends)")
+        for w in [g.label("This page is not responding."), waitButton, stopButton] { g.gtk_box_append(hangBar, w) }
+        g.gtk_widget_set_visible(hangBar, 0)
+        let pageArea = g.gtk_overlay_new()
+        g.gtk_overlay_set_child(pageArea, page)
+        g.gtk_overlay_add_overlay(pageArea, hangBar)
+        horizontalAdjustment = g.gtk_adjustment_new(0, 0, 1, 40, 500, 1)
+        horizontalBar = g.gtk_scrollbar_new(GTK.orientationHorizontal, horizontalAdjustment)
+        g.gtk_widget_set_halign(horizontalBar, GTK.alignFill)
+        g.gtk_widget_set_valign(horizontalBar, GTK.alignEnd)
+        g.gtk_widget_set_visible(horizontalBar, 0)
+        g.gtk_overlay_add_overlay(pageArea, horizontalBar)
+        g.connect(horizontalAdjustment, "value-changed", unsafeBitCast(BrowserWindow.barMoved, to: UnsafeRawPointer.self), me)
+        verticalAdjustment = g.gtk_adjustment_new(0, 0, 1, 40, 500, 1)
+        verticalBar = g.gtk_scrollbar_new(GTK.orientationVertical, verticalAdjustment)
+        g.gtk_widget_set_halign(verticalBar, GTK.alignEnd)
+        g.gtk_widget_set_valign(verticalBar, GTK.alignFill)
+        g.gtk_widget_set_visible(verticalBar, 0)
+        g.gtk_overlay_add_overlay(pageArea, verticalBar)
+        g.connect(verticalAdjustment, "value-changed", unsafeBitCast(BrowserWindow.barMoved, to: UnsafeRawPointer.self), me)
+        let motion = g.gtk_event_controller_motion_new()
+        g.connect(motion, "motion", unsafeBitCast(BrowserWindow.pointerMoved, to: UnsafeRawPointer.self), me)
+        g.gtk_widget_add_controller(page, motion)
+        g.gtk_widget_set_hexpand(pageArea, 1)
+        g.gtk_widget_set_vexpand(pageArea, 1)
+        for w in [tabStrip, toolbar, pageArea] { g.gtk_box_append(column, w) }
         g.connect(page, "resize", unsafeBitCast(BrowserWindow.resized, to: UnsafeRawPointer.self), me)
         g.gtk_window_set_child(window, column)
 
         let clicked = unsafeBitCast(BrowserWindow.clicked, to: UnsafeRawPointer.self)
-        for b in [backButton, forwardButton, reloadButton] { g.connect(b, "clicked", clicked, me) }
+        for b in [backButton, forwardButton, reloadButton, waitButton, stopButton] { g.connect(b, "clicked", clicked, me) }
         g.connect(address, "activate", unsafeBitCast(BrowserWindow.activated, to: UnsafeRawPointer.self), me)
         g.connect(window, "close-request", unsafeBitCast(BrowserWindow.closeRequest, to: UnsafeRawPointer.self), me)
         // Keys: in the capture phase, so that the address field does not take Alt+Left & co.
@@ -192,9 +254,9 @@ public final class BrowserWindow {
             if trace { log("window: viewport \(browser.viewportWidth)x\(browser.viewportHeight)") }
         }
         if let tab = browser.selectedTab { browser.fitToViewport(tab) }
-        if let y = pendingScrollY {
-            pendingScrollY = nil
-            if let tab = browser.selectedTab { browser.setScroll(tab, y: y) }
+        if let position = pendingScroll {
+            pendingScroll = nil
+            if let tab = browser.selectedTab { browser.setScroll(tab, to: position) }
         }
         if animation != nil { gtk.gtk_widget_queue_draw(page) }
     }
@@ -205,9 +267,10 @@ public final class BrowserWindow {
     }
 
     /// Scrolls the selected tab's page by `delta` CSS pixels (or to a step's position).
-    func scroll(by delta: Double) {
+    func scroll(dx: Double = 0, dy: Double) {
         guard let tab = browser.selectedTab, tab.state == .loaded else { return }
-        pendingScrollY = max((pendingScrollY ?? tab.scrollY) + delta, 0)
+        let from = pendingScroll ?? tab.targetScroll
+        pendingScroll = ScrollPosition(x: max(from.x + dx, 0), y: max(from.y + dy, 0))
     }
 
     /// Whether the keyboard focus is in the address field (keys that scroll type there).
@@ -253,7 +316,7 @@ public final class BrowserWindow {
     func perform(_ command: WindowCommand) {
         switch command {
         case .navigate(let navigation):
-            pendingScrollY = nil
+            pendingScroll = nil
             if let tab = browser.selectedTab { browser.go(tab, navigation) }
         case .focusAddress:
             _ = gtk.gtk_widget_grab_focus(address)
@@ -284,8 +347,9 @@ public final class BrowserWindow {
             if let tab = browser.selectedTab { browser.resetZoom(tab) }
         case .scroll(let step):
             guard let tab = browser.selectedTab, tab.state == .loaded else { return }
-            let from = pendingScrollY ?? tab.scrollY
-            pendingScrollY = step.position(from: from, viewportHeight: Double(browser.viewportHeight) / tab.zoom)
+            let from = pendingScroll ?? tab.targetScroll
+            pendingScroll = ScrollPosition(x: step.positionX(from: from.x),
+                                           y: step.position(from: from.y, viewportHeight: Double(browser.viewportHeight) / tab.zoom))
         }
         sync()
     }
@@ -298,7 +362,7 @@ public final class BrowserWindow {
         now.tabs = browser.tabs.map(\.id)
         now.labels = browser.tabs.map { t in
             let failed = t.state == .failed || t.state == .crashed
-            let text = failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
+            let text = t.notResponding ? "Not responding" : failed ? (t.errorPage?.title ?? "Error") : !t.title.isEmpty ? t.title : (t.currentEntry?.url ?? "New Tab")
             return text.count > 24 ? String(text.prefix(23)) + "…" : text
         }
         now.selected = tab?.id
@@ -311,6 +375,17 @@ public final class BrowserWindow {
         now.layer = tab?.layer.map { ObjectIdentifier($0) }
         now.offset = swipe.offset
         now.scrollY = tab?.scrollY ?? 0
+        now.scrollX = tab?.scrollX ?? 0
+        now.hung = tab?.notResponding ?? false
+        if let tab, tab.state == .loaded {
+            let view = (Double(browser.viewportWidth) / tab.zoom, Double(browser.viewportHeight) / tab.zoom)
+            now.bars = ScrollBars(x: tab.targetScroll.x, y: tab.targetScroll.y, width: tab.pageWidth, height: tab.pageHeight, viewWidth: view.0,
+                                  viewHeight: view.1)
+            // The vertical bar: while the page scrolls, a second after, and under the pointer.
+            let time = Clock.monotonicNanoseconds()
+            if now.bars.y != shown.bars.y && shown.selected == tab.id && shown.bars.height > 0 { verticalBarUntil = time + 1_000_000_000 }
+            now.bars.showVertical = now.bars.vertical && (time < verticalBarUntil || pointerNearRightEdge)
+        }
         keepSnapshot()
         if trace && !tracedLayout, let b = gtk.center(of: backButton, in: page), let f = gtk.center(of: forwardButton, in: page),
            let r = gtk.center(of: reloadButton, in: page) {
@@ -318,6 +393,15 @@ public final class BrowserWindow {
             tracedLayout = true
             let line = "window: layout back=\(b.x),\(b.y) forward=\(f.x),\(f.y) reload=\(r.x),\(r.y)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
+        }
+        if tracedBarsPending, let c = gtk.center(of: horizontalBar, in: page) {
+            tracedBarsPending = false
+            log("window: hbar center=\(c.x),\(c.y) width=\(gtk.gtk_widget_get_width(horizontalBar))")
+        }
+        if trace && now.hung && !tracedHangBar, let wb = gtk.center(of: waitButton, in: page), let sb = gtk.center(of: stopButton, in: page) {
+            // Where the bar's buttons are relative to the page area (tests click them).
+            tracedHangBar = true
+            log("window: hangbar wait=\(wb.x),\(wb.y) stop=\(sb.x),\(sb.y)")
         }
         guard now != shown else { return }
         if now.tabs != shown.tabs || now.labels != shown.labels || now.selected != shown.selected { rebuildTabStrip(now) }
@@ -328,14 +412,18 @@ public final class BrowserWindow {
         g.gtk_widget_set_sensitive(reloadButton, now.reload ? 1 : 0)
         g.gtk_widget_set_visible(zoomLabel, abs(now.zoom - 1) > 0.001 ? 1 : 0)
         g.setLabelText(zoomLabel, "\(Int((now.zoom * 100).rounded())) %")
-        if now.layer != shown.layer || now.offset != shown.offset || now.selected != shown.selected { g.gtk_widget_queue_draw(page) }
+        if now.hung != shown.hung { g.gtk_widget_set_visible(hangBar, now.hung ? 1 : 0) }
+        if now.bars != shown.bars { configureBars(now.bars) }
+        if now.layer != shown.layer || now.offset != shown.offset || now.selected != shown.selected || now.hung != shown.hung {
+            g.gtk_widget_queue_draw(page)
+        }
         shown = now
         if trace {
             // The widgets' state as GTK has it.
             let line = "window: tabs=\(now.tabs.count) selected=\((browser.tabs.firstIndex { $0 === tab } ?? -1) + 1)"
                 + " back=\(g.gtk_widget_get_sensitive(backButton)) forward=\(g.gtk_widget_get_sensitive(forwardButton))"
                 + " reload=\(g.gtk_widget_get_sensitive(reloadButton)) zoom=\(Int((now.zoom * 100).rounded()))"
-                + " scroll=\(Int(now.scrollY.rounded())) index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
+                + " scroll=\(Int(now.scrollY.rounded())) scrollx=\(Int(now.scrollX.rounded())) hung=\(now.hung ? 1 : 0) index=\(tab?.historyIndex ?? -1) url=\(now.url) title=\(now.title)\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
         }
     }
@@ -366,6 +454,8 @@ public final class BrowserWindow {
         else if button == w.forwardButton { w.perform(.navigate(.forward)) }
         else if button == w.reloadButton { w.perform(.navigate(.reload)) }
         else if button == w.newTabButton { w.perform(.newTab) }
+        else if button == w.waitButton, let tab = w.browser.selectedTab { w.browser.keepWaiting(tab); w.sync() }
+        else if button == w.stopButton, let tab = w.browser.selectedTab { w.browser.stop(tab); w.sync() }
         else if let tab = w.tabButtons.first(where: { $0.button == button })?.tab {
             w.browser.select(tab)
             w.sync()
@@ -408,30 +498,89 @@ public final class BrowserWindow {
         w.sync()
     }
 
+    /// Shows the scrollbar the page needs, at its position.
+    func configureBars(_ bars: ScrollBars) {
+        let g = gtk
+        configuringBars = true
+        defer { configuringBars = false }
+        g.gtk_adjustment_configure(horizontalAdjustment, bars.x, 0, max(bars.width, bars.viewWidth), 40, bars.viewWidth * 0.875, bars.viewWidth)
+        g.gtk_widget_set_visible(horizontalBar, bars.horizontal ? 1 : 0)
+        g.gtk_adjustment_configure(verticalAdjustment, bars.y, 0, max(bars.height, bars.viewHeight), 40, bars.viewHeight * 0.875, bars.viewHeight)
+        g.gtk_widget_set_visible(verticalBar, bars.showVertical ? 1 : 0)
+        if trace && bars.showVertical, let c = gtk.center(of: verticalBar, in: page) {
+            log("window: vbar center=\(c.x),\(c.y) height=\(gtk.gtk_widget_get_height(verticalBar))")
+        }
+        if trace && bars.horizontal && !tracedBars {
+            tracedBars = true
+            // Where the horizontal bar is (tests click it), relative to the page area, once laid out.
+            tracedBarsPending = true
+        }
+    }
+    var tracedBarsPending = false
+
+    static let barMoved: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { adjustment, data in
+        let w = from(data)
+        guard !w.configuringBars, let tab = w.browser.selectedTab, tab.state == .loaded else { return }
+        // The user dragged a bar (or clicked its trough): the page goes there.
+        let value = w.gtk.gtk_adjustment_get_value(adjustment)
+        let from = w.pendingScroll ?? tab.targetScroll
+        w.pendingScroll = adjustment == w.verticalAdjustment ? ScrollPosition(x: from.x, y: value) : ScrollPosition(x: value, y: from.y)
+        if adjustment == w.verticalAdjustment { w.verticalBarUntil = Clock.monotonicNanoseconds() + 1_000_000_000 }
+    }
+
+    static let pointerMoved: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Void = { _, x, _, data in
+        let w = from(data)
+        let near = x > Double(w.gtk.gtk_widget_get_width(w.page)) - 24
+        if near != w.pointerNearRightEdge {
+            w.pointerNearRightEdge = near
+            w.sync()
+        }
+    }
+
     static let scrolled: @convention(c) (OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> Int32 = { controller, dx, dy, data in
         let w = from(data)
         guard let tab = w.browser.selectedTab else { return 0 }
         // A mouse wheel's clicks scroll the page (not a swipe: they have no begin and end).
         if w.gtk.gtk_event_controller_scroll_get_unit(controller) == GTK.scrollUnitWheel {
-            w.scroll(by: dy * 48)
+            // Shift turns the wheel sideways; a tilting wheel (buttons 6 and 7) scrolls sideways.
+            let shift = w.gtk.gtk_event_controller_get_current_event_state(controller) & GTK.shiftMask != 0
+            if shift { w.scroll(dx: (dy + dx) * 48, dy: 0) } else { w.scroll(dx: dx * 48, dy: dy * 48) }
+            return 1
+        }
+        // Two fingers sideways on a page wider than the window scroll it, unless it is at its
+        // edge that way (then they swipe back or forward, as in Safari); decided at the start.
+        if w.gestureScrollsPage == nil, w.swipe.phase == .idle, dx != 0 || dy != 0 {
+            let viewWidth = Double(w.browser.viewportWidth) / tab.zoom
+            w.gestureScrollsPage = SwipeTracker.pageTakesSideways(dx: dx, dy: dy, scrollX: tab.targetScroll.x,
+                                                                  maxScrollX: max(tab.pageWidth - viewWidth, 0))
+        }
+        if w.gestureScrollsPage == true {
+            w.scroll(dx: dx / tab.zoom, dy: dy / tab.zoom)
+            w.sync()
             return 1
         }
         w.swipe.width = Double(max(w.gtk.gtk_widget_get_width(w.page), 1))
         let time = Double(w.gtk.gtk_event_controller_get_current_event_time(controller))
         let used = w.swipe.scroll(dx: dx, dy: dy, time: time, canGoBack: tab.canGoBack, canGoForward: tab.canGoForward)
         // Two fingers moving up or down: the page scrolls with them (surface pixels).
-        if !used { w.scroll(by: dy / tab.zoom) }
+        if !used { w.scroll(dy: dy / tab.zoom) }
         w.sync()
         return 1
     }
 
     static let scrollBegan: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         let w = from(data)
+        w.gestureScrollsPage = nil
         _ = w.swipe.end()  // a new gesture starts from rest
     }
 
     static let scrollEnded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
         let w = from(data)
+        if w.gestureScrollsPage == true {
+            w.gestureScrollsPage = nil
+            return
+        }
+        w.gestureScrollsPage = nil
         let offset = w.swipe.offset
         let navigation = w.swipe.end()
         w.slide(from: offset, navigation: navigation)
@@ -478,6 +627,11 @@ public final class BrowserWindow {
             if let side { paint(side, cr, at: offset > 0 ? offset - Double(width) : offset + Double(width)) }
         }
         paint(current, cr, at: offset)
+        if w.browser.selectedTab?.notResponding == true {
+            // The page that does not respond is shown faded under the bar.
+            cairo_set_source_rgba(cr, 1, 1, 1, 0.6)
+            cairo_paint(cr)
+        }
     }
 
     static func paint(_ layer: SharedLayer, _ cr: OpaquePointer?, at x: Double) {
@@ -487,4 +641,13 @@ public final class BrowserWindow {
         cairo_paint(cr)
         cairo_surface_destroy(surface)
     }
+}
+
+/// What the scrollbars show: the position, the page's size and the page area's (CSS pixels).
+struct ScrollBars: Equatable {
+    var x = 0.0, y = 0.0, width = 0.0, height = 0.0, viewWidth = 1.0, viewHeight = 1.0
+    var horizontal: Bool { width >= viewWidth + 1 }
+    var vertical: Bool { height >= viewHeight + 1 }
+    /// The vertical bar is shown now (it shows for a while after a scroll).
+    var showVertical = false
 }

@@ -65,10 +65,25 @@ struct GTK {
     let gtk_root_get_focus: @convention(c) (Object?) -> Object?
     let g_signal_connect_data: @convention(c) (Object?, CString?, Callback?, UnsafeMutableRawPointer?, Callback?, Int32) -> UInt
     let g_main_context_iteration: @convention(c) (OpaquePointer?, Int32) -> Int32
+    let gtk_overlay_new: @convention(c) () -> Object?
+    let gtk_overlay_set_child: @convention(c) (Object?, Object?) -> Void
+    let gtk_overlay_add_overlay: @convention(c) (Object?, Object?) -> Void
+    let gtk_widget_set_halign: @convention(c) (Object?, Int32) -> Void
+    let gtk_widget_set_valign: @convention(c) (Object?, Int32) -> Void
+    let gtk_widget_set_margin_top: @convention(c) (Object?, Int32) -> Void
+    let gtk_widget_get_visible: @convention(c) (Object?) -> Int32
+    let gtk_event_controller_get_current_event_state: @convention(c) (Object?) -> UInt32
+    let gtk_adjustment_new: @convention(c) (Double, Double, Double, Double, Double, Double) -> Object?
+    let gtk_adjustment_configure: @convention(c) (Object?, Double, Double, Double, Double, Double, Double) -> Void
+    let gtk_adjustment_get_value: @convention(c) (Object?) -> Double
+    let gtk_scrollbar_new: @convention(c) (Int32, Object?) -> Object?
+    let gtk_event_controller_motion_new: @convention(c) () -> Object?
 
     // Constants of the GTK 4 ABI.
     static let orientationHorizontal: Int32 = 0, orientationVertical: Int32 = 1
     static let phaseCapture: Int32 = 1
+    /// `GtkAlign`.
+    static let alignFill: Int32 = 0, alignStart: Int32 = 1, alignEnd: Int32 = 2, alignCenter: Int32 = 3
     /// `GdkScrollUnit`: a mouse wheel's clicks, or a touchpad's surface pixels.
     static let scrollUnitWheel: Int32 = 0
     static let scrollHorizontal: UInt32 = 1 << 1, scrollBothAxes: UInt32 = 3, scrollKinetic: UInt32 = 1 << 3
@@ -157,6 +172,19 @@ struct GTK {
         gtk_root_get_focus = try f("gtk_root_get_focus")
         g_signal_connect_data = try f("g_signal_connect_data")
         g_main_context_iteration = try f("g_main_context_iteration")
+        gtk_overlay_new = try f("gtk_overlay_new")
+        gtk_overlay_set_child = try f("gtk_overlay_set_child")
+        gtk_overlay_add_overlay = try f("gtk_overlay_add_overlay")
+        gtk_widget_set_halign = try f("gtk_widget_set_halign")
+        gtk_widget_set_valign = try f("gtk_widget_set_valign")
+        gtk_widget_set_margin_top = try f("gtk_widget_set_margin_top")
+        gtk_widget_get_visible = try f("gtk_widget_get_visible")
+        gtk_event_controller_get_current_event_state = try f("gtk_event_controller_get_current_event_state")
+        gtk_adjustment_new = try f("gtk_adjustment_new")
+        gtk_adjustment_configure = try f("gtk_adjustment_configure")
+        gtk_adjustment_get_value = try f("gtk_adjustment_get_value")
+        gtk_scrollbar_new = try f("gtk_scrollbar_new")
+        gtk_event_controller_motion_new = try f("gtk_event_controller_motion_new")
     }
 
     // MARK: - Conveniences

@@ -9,6 +9,9 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <stdlib.h>
 #include <time.h>
@@ -290,4 +293,21 @@ int sable_crash_reporter_install(void (*describe)(int signal)) {
         if (sigaction(signals[i], &action, NULL) != 0) return -errno;
     }
     return 0;
+}
+
+unsigned long long sable_malloc_in_use(void) {
+#if defined(__GLIBC__)
+    struct mallinfo2 m = mallinfo2();
+    return (unsigned long long)m.uordblks + (unsigned long long)m.hblkhd;
+#else
+    return 0;
+#endif
+}
+
+unsigned long long sable_malloc_mmapped(void) {
+#if defined(__GLIBC__)
+    return (unsigned long long)mallinfo2().hblkhd;
+#else
+    return 0;
+#endif
 }

@@ -3,22 +3,29 @@
 /// rasterizes text at the zoomed size (sharp, not a scaled bitmap).
 extension DisplayList {
     public func scaled(by factor: Float) -> DisplayList {
+        var out = self
+        out.scale(by: factor)
+        return out
+    }
+
+    /// `scaled(by:)` in place (a long page's list is not copied: it was twice its size at
+    /// any zoom but 100 %).
+    public mutating func scale(by factor: Float) {
         func scale(_ r: Rect) -> Rect {
             Rect(x: r.x * factor, y: r.y * factor, width: r.width * factor, height: r.height * factor)
         }
-        var out = DisplayList(width: (width * factor).rounded(), height: height * factor, background: background)
-        out.items.reserveCapacity(items.count)
-        for item in items {
-            switch item {
-            case .fill(let r, let c): out.items.append(.fill(scale(r), c))
-            case .border(let r, let widths, let c): out.items.append(.border(scale(r), widths: widths.map { $0 * factor }, c))
+        width = (width * factor).rounded()
+        height *= factor
+        for i in items.indices {
+            switch items[i] {
+            case .fill(let r, let c): items[i] = .fill(scale(r), c)
+            case .border(let r, let widths, let c): items[i] = .border(scale(r), widths: widths.map { $0 * factor }, c)
             case .text(var run):
                 run.x *= factor
                 run.baseline *= factor
                 run.font.size *= factor
-                out.items.append(.text(run))
+                items[i] = .text(run)
             }
         }
-        return out
     }
 }

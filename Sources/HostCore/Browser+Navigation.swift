@@ -19,6 +19,7 @@ extension Browser {
             tab.history.append(HistoryEntry(destination))
             tab.historyIndex = tab.history.count - 1
             tab.scrollY = 0
+            tab.scrollX = 0
             saveHistory(tab, changedFrom: tab.historyIndex)
             load(tab, destination)
             return true
@@ -34,6 +35,7 @@ extension Browser {
         // Back and forward reuse the entry: its URL, and its scroll position once it loaded.
         tab.historyIndex = target
         tab.scrollY = tab.history[target].scrollY
+        tab.scrollX = tab.history[target].scrollX
         saveHistory(tab, changedFrom: tab.history.count)
         load(tab, tab.history[target].destination)
         return true
@@ -70,19 +72,79 @@ extension Browser {
     /// Scrolls `tab`'s page to `y` (CSS pixels from the top; the window's wheel and keys,
     /// WebDriver's `sable/scroll`): the content process shows the page from there, clamped
     /// to the page's height, and the position it answers is kept in the current entry (back
-    /// and forward come back to it). Answers the position.
+    /// and forward come back to it). Answers the position (`interactive`: the position asked
+    /// for; the page's answer is applied when it arrives, and requests made meanwhile
+    /// coalesce into the last one).
     @discardableResult
     public func setScroll(_ tab: Tab, y: Double) -> Double {
-        var y = max(0, y.isFinite ? min(y, 16_777_216) : 0)
-        if tab.isAlive, tab.state == .loaded, let answer = command(tab, "scroll", [String(y)]) {
-            guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
-            y = v
+        let y = max(0, y.isFinite ? min(y, 16_777_216) : 0)
+        guard !interactive else { return setScroll(tab, to: ScrollPosition(x: tab.targetScroll.x, y: y)).y }
+        guard tab.isAlive, tab.state == .loaded else {
+            keepScroll(tab, ScrollPosition(x: tab.scrollX, y: y))
+            return y
         }
-        tab.scrollY = y
-        guard tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != y else { return y }
-        tab.history[tab.historyIndex].scrollY = y
+        // WebDriver: the answer, and its frame, before returning.
+        guard let answer = command(tab, "scroll", [String(y)]) else { return tab.scrollY }
+        guard answer.json.hasPrefix("{\"value\":"), let v = Double(answer.json.dropFirst(9).dropLast()) else { return tab.scrollY }
+        keepScroll(tab, ScrollPosition(x: tab.scrollX, y: v))
+        return v
+    }
+
+    /// Scrolls `tab`'s page to `position` (CSS pixels from the left and the top; a page wider
+    /// than the viewport scrolls horizontally), as `setScroll(_:y:)` does. Answers the position.
+    @discardableResult
+    public func setScroll(_ tab: Tab, to position: ScrollPosition) -> ScrollPosition {
+        func clamp(_ v: Double) -> Double { max(0, v.isFinite ? min(v, 16_777_216) : 0) }
+        let position = ScrollPosition(x: clamp(position.x), y: clamp(position.y))
+        guard tab.isAlive, tab.state == .loaded else {
+            keepScroll(tab, position)
+            return position
+        }
+        guard interactive else {
+            guard let answer = command(tab, "scroll", [String(position.x), String(position.y)]),
+                  let shown = Browser.scrollAnswer(answer.json) else { return ScrollPosition(x: tab.scrollX, y: tab.scrollY) }
+            keepScroll(tab, shown)
+            return shown
+        }
+        if tab.scrollInFlight != nil { tab.nextScroll = position } else { sendScroll(tab, position) }
+        return position
+    }
+
+    /// `{"value":[x,y]}`, the `scroll` command's answer to [x, y].
+    static func scrollAnswer(_ json: String) -> ScrollPosition? {
+        guard json.hasPrefix("{\"value\":["), json.hasSuffix("]}") else { return nil }
+        let parts = json.dropFirst(10).dropLast(2).split(separator: ",").compactMap { Double($0) }
+        return parts.count == 2 ? ScrollPosition(x: parts[0], y: parts[1]) : nil
+    }
+
+    func sendScroll(_ tab: Tab, _ position: ScrollPosition) {
+        tab.scrollInFlight = position
+        request(tab, "scroll", [String(position.x), String(position.y)]) { [unowned self, unowned tab] answer in
+            guard tab.scrollInFlight != nil else { return }  // (abandoned)
+            tab.scrollInFlight = nil
+            guard tab.state == .loaded else {
+                // The answer of the page before a navigation (its position is not the new entry's).
+                tab.nextScroll = nil
+                return
+            }
+            if let json = answer?.json, let shown = Browser.scrollAnswer(json) { keepScroll(tab, shown) }
+            if let next = tab.nextScroll {
+                tab.nextScroll = nil
+                if tab.isAlive, tab.state == .loaded { sendScroll(tab, next) }
+            }
+        }
+    }
+
+    /// The page shows `position`: the current entry keeps it.
+    func keepScroll(_ tab: Tab, _ position: ScrollPosition) {
+        tab.scrollY = position.y
+        tab.scrollX = position.x
+        guard tab.currentEntry != nil else { return }
+        let entry = tab.history[tab.historyIndex]
+        guard entry.scrollY != position.y || entry.scrollX != position.x else { return }
+        tab.history[tab.historyIndex].scrollY = position.y
+        tab.history[tab.historyIndex].scrollX = position.x
         saveHistory(tab, changedFrom: tab.historyIndex)
-        return y
     }
 
     /// The page area's new size (device pixels): every loaded tab is laid out again in it
@@ -108,9 +170,19 @@ extension Browser {
         guard tab.isAlive, tab.state == .loaded, tab.laidOutViewport != (viewportWidth, viewportHeight) else { return }
         tab.laidOutViewport = (viewportWidth, viewportHeight)
         // The answer is the scroll position, clamped to the page's new height.
-        if let answer = command(tab, "resize", [String(viewportWidth), String(viewportHeight)]),
-           answer.json.hasPrefix("{\"value\":"), let y = Double(answer.json.dropFirst(9).dropLast()) {
-            tab.scrollY = y
+        let arguments = [String(viewportWidth), String(viewportHeight)]
+        guard interactive else {
+            if let answer = command(tab, "resize", arguments), answer.json.hasPrefix("{\"value\":"),
+               let y = Double(answer.json.dropFirst(9).dropLast()) {
+                tab.scrollY = y
+            }
+            return
+        }
+        request(tab, "resize", arguments) { [unowned tab] answer in
+            guard tab.state == .loaded else { return }  // (the page before a navigation)
+            if let json = answer?.json, json.hasPrefix("{\"value\":"), let y = Double(json.dropFirst(9).dropLast()) {
+                tab.scrollY = y
+            }
         }
     }
 
@@ -126,7 +198,11 @@ extension Browser {
     /// followed (a new history entry, through `go`).
     public func click(_ tab: Tab, x: Double, y: Double) {
         guard tab.state == .loaded else { return }
-        _ = command(tab, "clickAt", [String(x), String(y)])
+        if interactive {
+            request(tab, "clickAt", [String(x), String(y)]) { _ in }  // (a link's navigation starts when it answers)
+        } else {
+            _ = command(tab, "clickAt", [String(x), String(y)])
+        }
     }
 
     // MARK: - Zoom
@@ -164,8 +240,14 @@ extension Browser {
         guard abs(tab.zoom - level) > 0.0001 else { return true }
         tab.zoom = level
         guard tab.isAlive, tab.state == .loaded else { return true }  // the next load uses it
-        guard let answer = command(tab, "zoom", [String(level)]) else { return false }
-        return answer.json.hasPrefix("{\"value\"")
+        guard interactive else {
+            guard let answer = command(tab, "zoom", [String(level)]) else { return false }
+            return answer.json.hasPrefix("{\"value\"")
+        }
+        request(tab, "zoom", [String(level)]) { [unowned self, unowned tab] answer in
+            if answer.map({ !$0.json.hasPrefix("{\"value\"") }) ?? false { log("tab \(tab.id): the page did not lay out again at its zoom") }
+        }
+        return true
     }
 
     // MARK: - The profile
@@ -205,11 +287,13 @@ extension Browser {
             opened.append((tab, saved))
             if let entry = tab.currentEntry {
                 tab.scrollY = entry.scrollY
+                tab.scrollX = entry.scrollX
                 load(tab, entry.destination)
             }
             if i == selected {
                 selectedTab = tab
-                if tab.currentEntry != nil { _ = waitForPage(tab, timeout: 30) }
+                // (The window waits a little only: a restored page that hangs must not keep it from showing.)
+                if tab.currentEntry != nil { _ = waitForPage(tab, timeout: interactive ? 3 : 30) }
                 selectedShown?()
                 shown = Double(Clock.monotonicNanoseconds() - start) / 1e6
             }
@@ -217,12 +301,13 @@ extension Browser {
         // The tab strip keeps the saved order.
         let ordered = session.tabs.indices.compactMap { byIndex[$0] }
         tabs = ordered + tabs.filter { t in !ordered.contains { $0 === t } }
-        for (tab, _) in opened where tab.isLoading { _ = waitForPage(tab, timeout: 30) }
+        // WebDriver answers once every tab is there; the window shows them as they come.
+        if !interactive { for (tab, _) in opened where tab.isLoading { _ = waitForPage(tab, timeout: 30) } }
         let all = Double(Clock.monotonicNanoseconds() - start) / 1e6
         restoring = false
         saveSession()
         log("restored \(opened.count) tabs (\(opened.reduce(0) { $0 + $1.1.entries.count }) history entries): "
-            + "the selected tab's page shown after \(format(shown)) ms, all tabs after \(format(all)) ms")
+            + "the selected tab's page shown after \(format(shown)) ms, all tabs " + (interactive ? "started " : "") + "after \(format(all)) ms")
         return (shown, all)
     }
 

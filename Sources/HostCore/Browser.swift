@@ -21,8 +21,16 @@ public final class Browser {
         /// How long a process may take to answer a step of the launch sequence.
         public var stepTimeoutNanoseconds: UInt64 = 20_000_000_000
         /// How long a load may take before the tab is declared unresponsive (a script that
-        /// never ends): its content process is killed and the tab shows why.
+        /// never ends): its content process is killed and the tab shows why. 0: never (the
+        /// window, where the user decides: `Tab.notResponding`, `keepWaiting`, `stop`).
         public var loadTimeoutNanoseconds: UInt64 = 60_000_000_000
+        /// How long a content process may stay silent with a request to answer before its tab
+        /// is `notResponding` (a script that never ends).
+        public var hangNanoseconds: UInt64 = 5_000_000_000
+        /// A navigation of a tab whose content process has been silent this long with a
+        /// request to answer starts a new content process (the old one is killed): the hung
+        /// page cannot read the new load.
+        public var replaceBusyNanoseconds: UInt64 = 500_000_000
 
         /// `sable-worker` next to this executable when it is there (the roles without the
         /// host's libraries: ~10 MB less per process), otherwise this executable itself.
@@ -84,6 +92,10 @@ public final class Browser {
     /// How long the last write to the profile took (a navigation's history: one transaction).
     public internal(set) var lastProfileWriteNanoseconds: UInt64 = 0
     var restoring = false
+    /// The window's browser: operations on pages (scroll, click, zoom, a new viewport size)
+    /// send their command and return; the answers are applied as they arrive (`pump`), so a
+    /// hung page never blocks the window. Otherwise (WebDriver, tests) they wait for the answer.
+    public var interactive = false
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -188,9 +200,13 @@ public final class Browser {
     func relaunchContent(_ tab: Tab) -> Bool {
         guard let (process, connection) = try? spawnContent() else { return false }
         let old = tab.pid
+        if tab.process.termination == nil {
+            tab.process.kill(SIGKILL)
+            tab.process.wait(timeout: 2)
+        }
+        tab.abandonRequests()
         tab.process = process  // the old WorkerProcess (reaped) closes its socket
         tab.connection = connection
-        tab.commandResults = [:]
         tab.contentFrame = 0
         tab.state = .starting
         startContent(tab)
@@ -245,8 +261,20 @@ public final class Browser {
         case .crashed, .starting:
             showError(tab, title: "This tab's content process is gone", detail: tab.error ?? "")
             return
-        default: break
+        default:
+            // A process still busy with a request it does not answer (a script that never
+            // ends) would never read the load: the tab gets a new one.
+            if tab.isBusy, tab.notResponding || Clock.monotonicNanoseconds() &- tab.quietSince > options.replaceBusyNanoseconds {
+                let old = tab.pid
+                log("tab \(tab.id): content process \(old) is busy; a new one takes the navigation")
+                guard relaunchContent(tab) else {
+                    tab.state = .crashed
+                    showError(tab, title: "This tab's content process is gone", detail: tab.error ?? "a new content process did not start")
+                    return
+                }
+            }
         }
+        if !tab.isBusy { tab.quietSince = Clock.monotonicNanoseconds() }
         tab.state = .loading(id)
         tab.laidOutViewport = (viewportWidth, viewportHeight)
         tab.pendingZoom = nil
@@ -256,7 +284,8 @@ public final class Browser {
         do {
             try tab.connection.send(message: ContentMessage.load(
                 LoadRequest(id: id, destination: destination, viewportWidth: viewportWidth, viewportHeight: viewportHeight,
-                            zoom: Float(tab.zoom), scrollY: Float(min(max(tab.scrollY, 0), 16_777_216)))))
+                            zoom: Float(tab.zoom), scrollY: Float(min(max(tab.scrollY, 0), 16_777_216)),
+                            scrollX: Float(min(max(tab.scrollX, 0), 16_777_216)))))
         } catch {
             contentFailed(tab, error)
         }
@@ -283,8 +312,12 @@ public final class Browser {
         for tab in live { fds.append(pollfd(fd: tab.connection.fd, events: Int16(POLLIN), revents: 0)) }
         let rc = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
         let now = Clock.monotonicNanoseconds()
-        for tab in live where tab.isLoading && now > tab.loadDeadline {
-            unresponsive(tab)
+        for tab in live {
+            if tab.isLoading && options.loadTimeoutNanoseconds > 0 && now > tab.loadDeadline {
+                unresponsive(tab)
+            } else {
+                watch(tab, now: now)
+            }
         }
         if rc <= 0 { return }
         for (i, service) in [networking!, rendering!].enumerated() where fds[i].revents != 0 {
@@ -344,6 +377,12 @@ public final class Browser {
             contentFailed(tab, error)
             return
         }
+        // Any message is a sign of life.
+        tab.quietSince = Clock.monotonicNanoseconds()
+        if tab.notResponding {
+            tab.notResponding = false
+            log("tab \(tab.id): the page answers again")
+        }
         switch message {
         case .loaded(let id, let url, let title):
             guard case .loading(id) = tab.state else { return }
@@ -354,15 +393,16 @@ public final class Browser {
             // as loaded (its first frame was laid out at the zoom of the URL asked for).
             let level = zoomLevel(for: url)
             if abs(level - tab.zoom) > 0.0001, tab.pendingZoom == nil {
-                let command = nextCommandID()
-                do {
-                    try tab.connection.send(message: ContentMessage.command(id: command, name: "zoom", arguments: [String(level)]))
-                } catch {
-                    contentFailed(tab, error)
-                    return
-                }
                 tab.zoom = level
-                tab.pendingZoom = (command, url, title)
+                tab.pendingZoom = (url, title)
+                request(tab, "zoom", [String(level)]) { [unowned self, unowned tab] result in
+                    // The redirected page at its site's zoom: now it is loaded (once that frame is here).
+                    guard let result, let pending = tab.pendingZoom else { return }
+                    tab.pendingZoom = nil
+                    tab.minimumFrame = result.frame
+                    tab.state = .loaded
+                    committed(tab, url: pending.url, title: pending.title)
+                }
                 return
             }
             tab.state = .loaded
@@ -375,25 +415,27 @@ public final class Browser {
         case .bootstrapped:
             break
         case .commandResult(let id, let json, let frame, let navigation):
-            if let pending = tab.pendingZoom, pending.command == id {
-                // The redirected page at its site's zoom: now it is loaded (once that frame is here).
-                tab.pendingZoom = nil
-                tab.minimumFrame = frame
-                tab.state = .loaded
-                committed(tab, url: pending.url, title: pending.title)
-                return
-            }
-            tab.commandResults[id] = CommandResult(json: json, frame: frame, navigation: navigation)
+            guard let done = tab.pendingCommands.removeValue(forKey: id) else { return }  // (abandoned)
+            // A navigation the command started (a click on a link) begins before its requester
+            // hears of it.
+            if !navigation.isEmpty { navigate(tab, HistoryEntry(url: navigation).destination) }
+            done(CommandResult(json: json, frame: frame, navigation: navigation))
+        case .titleChanged(let title):
+            // A script changed the title: the tab, its entry and the window's title follow.
+            guard tab.state == .loaded else { return }
+            tab.title = title
+            committed(tab, url: tab.url, title: title)
+        case .pong:
+            break
+        case .pageSize(let width, let height):
+            tab.pageWidth = Double(width)
+            tab.pageHeight = Double(height)
         case .navigate(let url):
             navigate(tab, HistoryEntry(url: url).destination)
-        case .scrolled(let y):
+        case .scrolled(let x, let y):
             // A script scrolled the page: the current entry keeps the position.
             guard tab.state == .loaded else { return }  // (a late one of the page before: dropped)
-            tab.scrollY = Double(y)
-            if tab.currentEntry != nil, tab.history[tab.historyIndex].scrollY != Double(y) {
-                tab.history[tab.historyIndex].scrollY = Double(y)
-                saveHistory(tab, changedFrom: tab.historyIndex)
-            }
+            keepScroll(tab, ScrollPosition(x: Double(x), y: Double(y)))
         default:
             contentFailed(tab, .malformed("unexpected message \(message.frame.kind) from the content process"))
         }
@@ -421,6 +463,7 @@ public final class Browser {
         if !closedByPeer { reason = "sent a bad message (\(error)); " + reason }
         tab.error = "The content process " + reason
         tab.state = .crashed
+        tab.abandonRequests()
         log("\(peer) is gone: \(reason)")
         showError(tab, title: "This tab's content process crashed", detail: tab.error!)
     }
@@ -433,6 +476,7 @@ public final class Browser {
         tab.process.wait(timeout: 2)
         tab.error = "The page did not finish loading in time (a script that never ends?); its content process was stopped"
         tab.state = .crashed
+        tab.abandonRequests()
         log("\(peer) is unresponsive: killed")
         showError(tab, title: "This page is not responding", detail: tab.error!)
     }

@@ -10,15 +10,16 @@ import GRDB
 /// (SIGKILL) at any moment loses at most the change in flight (a power cut may lose the
 /// last few, which `FULL` would keep at the price of an fsync per navigation).
 ///
-/// Schema version 1 (`PRAGMA user_version`; `application_id` 'Sabl'):
+/// Schema version 2 (`PRAGMA user_version`; `application_id` 'Sabl'):
 ///   tab(id PRIMARY KEY, position, current_index)
-///   entry(tab → tab.id ON DELETE CASCADE, position, url, title, scroll_y; PRIMARY KEY(tab, position))
+///   entry(tab → tab.id ON DELETE CASCADE, position, url, title, scroll_y, scroll_x; PRIMARY KEY(tab, position))
 ///   setting(key PRIMARY KEY, value)             -- 'selected_tab' → a tab id
 ///   site_zoom(site PRIMARY KEY, level)           -- levels other than 1.0
 /// A database of a later version is refused and left as it is; one that SQLite cannot read
-/// (not a database, corrupt) is moved aside and a new one started.
+/// (not a database, corrupt) is moved aside and a new one started. Version 1 (no `scroll_x`)
+/// is brought up to 2 when it is opened (the column added, 0 for its entries).
 public final class ProfileDatabase {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     public static let applicationID: Int32 = 0x5361_626C  // "Sabl"
     public static let fileName = "profile.sqlite"
 
@@ -149,6 +150,7 @@ public final class ProfileDatabase {
         }
         let session = try queue.write { db -> Session in
             if version == 0 { try createSchema(db) }
+            if version == 1 { try migrateFrom1(db) }
             return try readSession(db)
         }
         return (ProfileDatabase(path: path, queue: queue, lockFD: lockFD), session)
@@ -158,7 +160,8 @@ public final class ProfileDatabase {
         try db.execute(sql: """
             CREATE TABLE tab(id INTEGER PRIMARY KEY, position INTEGER NOT NULL, current_index INTEGER NOT NULL);
             CREATE TABLE entry(tab INTEGER NOT NULL REFERENCES tab(id) ON DELETE CASCADE, position INTEGER NOT NULL,
-                               url TEXT NOT NULL, title TEXT NOT NULL, scroll_y REAL NOT NULL, PRIMARY KEY(tab, position));
+                               url TEXT NOT NULL, title TEXT NOT NULL, scroll_y REAL NOT NULL, scroll_x REAL NOT NULL DEFAULT 0,
+                               PRIMARY KEY(tab, position));
             CREATE TABLE setting(key TEXT PRIMARY KEY, value);
             CREATE TABLE site_zoom(site TEXT PRIMARY KEY, level REAL NOT NULL);
             PRAGMA application_id = \(applicationID);
@@ -166,11 +169,21 @@ public final class ProfileDatabase {
             """)
     }
 
+    /// Version 1 -> 2: the entries' horizontal scroll position.
+    static func migrateFrom1(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE entry ADD COLUMN scroll_x REAL NOT NULL DEFAULT 0;
+            PRAGMA user_version = 2;
+            """)
+    }
+
     static func readSession(_ db: Database) throws -> Session {
         var session = Session()
         var entries: [Int64: [HistoryEntry]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT tab, url, title, scroll_y FROM entry ORDER BY tab, position") {
-            entries[row[0], default: []].append(HistoryEntry(url: row[1], title: row[2], scrollY: row[3]))
+        for row in try Row.fetchAll(db, sql: "SELECT tab, url, title, scroll_y, scroll_x FROM entry ORDER BY tab, position") {
+            var entry = HistoryEntry(url: row[1], title: row[2], scrollY: row[3])
+            entry.scrollX = row[4]
+            entries[row[0], default: []].append(entry)
         }
         let selected = try Int64.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'selected_tab'")
         for row in try Row.fetchAll(db, sql: "SELECT id, current_index FROM tab ORDER BY position") {
@@ -265,10 +278,10 @@ public final class ProfileDatabase {
 
     func insertEntries(_ db: Database, tab: UInt32, entries: [HistoryEntry], from: Int) throws {
         guard from < entries.count else { return }
-        let statement = try db.cachedStatement(sql: "INSERT INTO entry(tab, position, url, title, scroll_y) VALUES (?, ?, ?, ?, ?)")
+        let statement = try db.cachedStatement(sql: "INSERT INTO entry(tab, position, url, title, scroll_y, scroll_x) VALUES (?, ?, ?, ?, ?, ?)")
         for position in from..<entries.count {
             let e = entries[position]
-            try statement.execute(arguments: [tab, position, e.url, e.title, e.scrollY])
+            try statement.execute(arguments: [tab, position, e.url, e.title, e.scrollY, e.scrollX])
         }
     }
 

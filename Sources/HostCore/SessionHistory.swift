@@ -8,6 +8,8 @@ public struct HistoryEntry: Equatable, Sendable {
     public var url: String
     public var title: String
     public var scrollY: Double
+    /// And from the left (a page wider than the window).
+    public var scrollX: Double = 0
     /// An inline document (`LoadDestination.html`), kept in memory only: the profile stores
     /// the URL, which is its base URL.
     var html: String?

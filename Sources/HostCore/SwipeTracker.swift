@@ -37,6 +37,15 @@ public struct SwipeTracker: Sendable {
         self.width = max(width, 1)
     }
 
+    /// Whether a touchpad gesture that starts with (`dx`, `dy`) scrolls the page sideways
+    /// instead of swiping: it moves more sideways than up or down, and the page (scrolled to
+    /// `scrollX` of `maxScrollX`) can go that way. At the page's edge it is a swipe, as in
+    /// Safari. (GTK's dx: positive scrolls right.)
+    public static func pageTakesSideways(dx: Double, dy: Double, scrollX: Double, maxScrollX: Double) -> Bool {
+        guard maxScrollX >= 1, abs(dx) > abs(dy) else { return false }
+        return dx > 0 ? scrollX < maxScrollX - 0.5 : scrollX > 0.5
+    }
+
     /// A scroll event of the touchpad: `dx`, `dy` as GTK gives them (natural scrolling:
     /// fingers moving right give a negative dx); `time` in milliseconds. `canGoBack` and
     /// `canGoForward`: what the tab's history allows (the page resists the other way).

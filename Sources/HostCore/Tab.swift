@@ -42,10 +42,31 @@ public final class Tab {
     /// A load is complete once this frame is shown (the frame of a zoom after a redirect).
     var minimumFrame: UInt32 = 0
     /// A loaded page laid out again at its final site's zoom (after a cross-site redirect):
-    /// the zoom command's id, and the load's URL and title, reported when it answers.
-    var pendingZoom: (command: UInt32, url: String, title: String)?
-    /// Answers of the content process to `command`s, by id, until taken.
-    var commandResults: [UInt32: CommandResult] = [:]
+    /// the load's URL and title, reported when the zoom command answers.
+    var pendingZoom: (url: String, title: String)?
+    /// What runs when the content process answers a `command`, by the command's id (nil: the
+    /// process died, was stopped or replaced before it answered).
+    var pendingCommands: [UInt32: (CommandResult?) -> Void] = [:]
+    /// Since when the content process has been silent while it has a request to answer
+    /// (CLOCK_MONOTONIC nanoseconds): any message of it, a new request sent to an idle
+    /// process, and the user's "wait" start it again.
+    var quietSince: UInt64 = 0
+    /// When the last ping was sent (pings are sent while a request waits: a process waiting
+    /// for the network answers them, a hung one does not).
+    var pingSent: UInt64 = 0
+    var pingToken: UInt32 = 0
+    /// The page does not answer: a request has waited longer than
+    /// `Browser.Options.hangNanoseconds` without a sign of life from its process (a script
+    /// that never ends). The window offers to wait or to stop the page.
+    public internal(set) var notResponding = false
+    /// The window's scroll requests: the position asked for while one is on its way (the
+    /// next one is sent when it is answered; faster requests coalesce).
+    var scrollInFlight: ScrollPosition?
+    var nextScroll: ScrollPosition?
+    /// The position the page goes to once the scroll requests on their way are answered
+    /// (the window adds the next wheel click to it).
+    public var targetScroll: ScrollPosition { nextScroll ?? scrollInFlight ?? ScrollPosition(x: scrollX, y: scrollY) }
+    public var targetScrollY: Double { targetScroll.y }
     /// The session history (the back-forward list) and the current entry's index (-1: none).
     public internal(set) var history: [HistoryEntry] = []
     public internal(set) var historyIndex = -1
@@ -54,6 +75,11 @@ public final class Tab {
     /// Where the page is scrolled (CSS pixels from the top): the current entry's, restored
     /// by back and forward; the window shows the layer from here.
     public internal(set) var scrollY = 0.0
+    /// And from the left (CSS pixels; a page wider than the window).
+    public internal(set) var scrollX = 0.0
+    /// How big the page was laid out (CSS pixels; 0: not known yet): the window's scrollbars.
+    public internal(set) var pageWidth = 0.0
+    public internal(set) var pageHeight = 0.0
     /// The current history entry, if any.
     public var currentEntry: HistoryEntry? { history.indices.contains(historyIndex) ? history[historyIndex] : nil }
     public var canGoBack: Bool { historyIndex > 0 }
@@ -76,13 +102,46 @@ public final class Tab {
 
     var isAlive: Bool { state != .crashed && process.termination == nil }
 
+    /// Whether the content process has a request to answer (a load, a command).
+    public var isBusy: Bool { isAlive && (isLoading || !pendingCommands.isEmpty || pendingZoom != nil) }
+
     /// The host's end of the content connection (tests write garbage into it from the other side).
     public var connectionFD: Int32 { connection.fd }
 
+    /// Ends the content process: told to shut down, or killed at once when it is busy (it
+    /// could not read the message before its work ends: a script that never ends); one that
+    /// does not end within 0.2 s (a timer's script that never ends) is killed then.
     func close() {
-        if isAlive {
+        if isAlive && !isBusy {
             try? connection.send(message: ContentMessage.shutdown)
-            process.wait(timeout: 1)
+            process.wait(timeout: 0.2)
+        } else if process.termination == nil {
+            process.kill(SIGKILL)
+            process.wait(timeout: 2)
         }
+        abandonRequests()
+    }
+
+    /// The answers that will not come (the process is gone or replaced): their requests end
+    /// with nil.
+    func abandonRequests() {
+        let pending = pendingCommands
+        pendingCommands = [:]
+        pendingZoom = nil
+        scrollInFlight = nil
+        nextScroll = nil
+        notResponding = false
+        for (_, done) in pending.sorted(by: { $0.key < $1.key }) { done(nil) }
+    }
+}
+
+/// Where a page is scrolled to: CSS pixels from the left and from the top.
+public struct ScrollPosition: Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
     }
 }

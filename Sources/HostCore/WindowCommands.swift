@@ -19,18 +19,30 @@ public enum WindowCommand: Equatable, Sendable {
 
     public enum ScrollStep: Equatable, Sendable {
         case lineUp, lineDown, pageUp, pageDown, top, bottom
+        /// Left and Right: a page wider than the window.
+        case lineLeft, lineRight
 
         /// The new position (CSS pixels) from `y` in a viewport `height` CSS pixels tall (the
         /// page clamps it to its height).
         public func position(from y: Double, viewportHeight height: Double) -> Double {
             let line = 40.0, page = max(height * 0.875, line)
             switch self {
+            case .lineLeft, .lineRight: return y
             case .lineUp: return max(y - line, 0)
             case .lineDown: return y + line
             case .pageUp: return max(y - page, 0)
             case .pageDown: return y + page
             case .top: return 0
             case .bottom: return 16_777_216
+            }
+        }
+
+        /// The new horizontal position (CSS pixels) from `x` (the page clamps it to its width).
+        public func positionX(from x: Double) -> Double {
+            switch self {
+            case .lineLeft: return max(x - 40, 0)
+            case .lineRight: return x + 40
+            default: return x
             }
         }
     }
@@ -58,6 +70,8 @@ public enum WindowCommand: Equatable, Sendable {
         case (0xff55, false, false): return .scroll(.pageUp)                                   // Page Up
         case (0xff54, false, false): return .scroll(.lineDown)                                 // Down
         case (0xff52, false, false): return .scroll(.lineUp)                                   // Up
+        case (0xff51, false, false): return .scroll(.lineLeft)                                 // Left
+        case (0xff53, false, false): return .scroll(.lineRight)                                // Right
         case (0xff50, false, false): return .scroll(.top)                                      // Home
         case (0xff57, false, false): return .scroll(.bottom)                                   // End
         default: return nil

@@ -65,19 +65,42 @@ final class WordStyle {
 
 /// A block box: either block children or inline content (an anonymous block wraps inline
 /// content that sits between blocks).
+///
+/// The tree is built as layout walks it, and let go behind it: a block element's box gets
+/// its children when it is reached (`BoxBuilder.expand`) and drops them once it is laid out
+/// (`release`), so a long page never has all of its boxes at once (a 50 MB page's whole box
+/// tree was ~900 MB). The words are measured first in one walk of the same kind.
 final class BlockBox {
     var style: BoxStyle
     var children: [BlockBox] = []
     var inlines: [InlineItem] = []
+    /// The element whose children this box's children and inlines come from (nil: an
+    /// anonymous box, built whole), and the list counter they start at.
+    let source: Element?
+    let listCounter: Int?
+    /// Whether `children` and `inlines` are built.
+    var expanded: Bool
 
-    init(style: BoxStyle) { self.style = style }
+    init(style: BoxStyle, source: Element? = nil, listCounter: Int? = nil) {
+        self.style = style
+        self.source = source
+        self.listCounter = listCounter
+        expanded = source == nil
+    }
 
-    func forEachWord(_ body: (Font, String) -> Void) {
-        for item in inlines {
-            if case .word(let text, let style, _) = item { body(style.font, text) }
-        }
-        if let marker = style.marker { body(style.font, marker) }
-        for child in children { child.forEachWord(body) }
+    /// Lets the children and inlines go (`expand` builds them again).
+    func release() {
+        guard source != nil else { return }
+        children = []
+        inlines = []
+        expanded = false
+    }
+
+    /// White space alone makes no line: a box with nothing to show is skipped.
+    var isEmpty: Bool {
+        children.isEmpty && inlines.isEmpty && style.marker == nil && style.rule == nil
+            && style.marginTop == 0 && style.marginBottom == 0 && style.background == nil
+            && style.borderWidths == [0, 0, 0, 0] && style.paddingTop == 0 && style.paddingBottom == 0
     }
 }
 
@@ -101,14 +124,39 @@ struct BoxBuilder {
         "td", "th",
     ]
 
+    /// The root box (its children are built by `expand`).
     mutating func build(_ document: Document) -> BlockBox {
         cascade = Cascade(document: document, linked: linked)
-        let root = BlockBox(style: BoxStyle())
-        if let html = document.documentElement {
-            buildChildren(of: html, into: root, inherited: root.style, listCounter: nil)
-        }
-        return root
+        guard let html = document.documentElement else { return BlockBox(style: BoxStyle()) }
+        return BlockBox(style: BoxStyle(), source: html)
     }
+
+    /// Builds `box`'s children and inlines if they are not (block children are left to
+    /// build: each is expanded when layout reaches it).
+    func expand(_ box: BlockBox) {
+        guard !box.expanded, let source = box.source else { return }
+        box.expanded = true
+        buildChildren(of: source, into: box, inherited: box.style, listCounter: box.listCounter)
+    }
+
+    /// Every (font, word) the tree shows, in order (the words to measure). The boxes built
+    /// for it stay for layout up to `keep` inline items (an ordinary page is built once);
+    /// past that they are let go box by box (a long page is built again as it is laid out,
+    /// rather than held whole).
+    func forEachWord(_ box: BlockBox, keep: inout Int, _ body: (Font, String) -> Void) {
+        let built = box.expanded
+        expand(box)
+        for item in box.inlines {
+            if case .word(let text, let style, _) = item { body(style.font, text) }
+        }
+        if let marker = box.style.marker { body(box.style.font, marker) }
+        for child in box.children { forEachWord(child, keep: &keep, body) }
+        keep -= box.inlines.count + 1
+        if !built && keep < 0 { box.release() }
+    }
+
+    /// How many inline items the word pass keeps built for layout (~100 bytes each).
+    static let keptInlineItems = 300_000
 
     /// The root's or else the body's background (`bgcolor`, `<style>`, `style=""`), which
     /// paints the whole canvas.
@@ -249,10 +297,8 @@ struct BoxBuilder {
                     let index: Int? = e.isHTML("li") ? counter : nil
                     if e.isHTML("li"), let n = counter { counter = n + 1 }
                     let s = style(of: e, inherited: inherited, index: index)
-                    let childBox = BlockBox(style: s)
-                    box.children.append(childBox)
                     let childCounter: Int? = e.isHTML("ol") ? Int(e.attribute("start") ?? "1") ?? 1 : nil
-                    buildChildren(of: e, into: childBox, inherited: s, listCounter: childCounter)
+                    box.children.append(BlockBox(style: s, source: e, listCounter: childCounter))
                     continue
                 }
             }
@@ -270,12 +316,8 @@ struct BoxBuilder {
             }
             addInline(c, to: anonymous!, style: inherited)
         }
-        // White space alone makes no line.
-        box.children.removeAll { child in
-            child.children.isEmpty && child.inlines.isEmpty && child.style.marker == nil && child.style.rule == nil
-                && child.style.marginTop == 0 && child.style.marginBottom == 0 && child.style.background == nil
-                && child.style.borderWidths == [0, 0, 0, 0] && child.style.paddingTop == 0 && child.style.paddingBottom == 0
-        }
+        // White space alone makes no line (a block child is checked once built: `isEmpty`).
+        box.children.removeAll { $0.expanded && $0.isEmpty }
     }
 
     func addInline(_ node: Node, to box: BlockBox, style: BoxStyle) {
@@ -316,20 +358,26 @@ struct BoxBuilder {
             }
             return
         }
+        // Words are cut at ASCII white space on the UTF-8 bytes (a scalar boundary) and
+        // copied once each (appending scalar by scalar cost most of a long page's box building).
         var space = false
-        var word = ""
-        for ch in data.unicodeScalars {
-            if ch == " " || ch == "\n" || ch == "\t" || ch == "\r" || ch == "\u{0C}" {
-                if !word.isEmpty {
-                    box.inlines.append(.word(word, style, spaceBefore: space))
-                    word = ""
+        let utf8 = data.utf8
+        var i = utf8.startIndex
+        var wordStart: String.Index?
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C {
+                if let start = wordStart {
+                    box.inlines.append(.word(String(data[start..<i]), style, spaceBefore: space))
+                    wordStart = nil
                 }
                 space = true
-            } else {
-                word.unicodeScalars.append(ch)
+            } else if wordStart == nil {
+                wordStart = i
             }
+            i = utf8.index(after: i)
         }
-        if !word.isEmpty { box.inlines.append(.word(word, style, spaceBefore: space)) }
+        if let start = wordStart { box.inlines.append(.word(String(data[start..<i]), style, spaceBefore: space)) }
         else if space { box.inlines.append(.word("", style, spaceBefore: true)) }
     }
 }

@@ -38,6 +38,9 @@ public struct LayoutEngine {
     /// none; `Cascade.isStyleSheetLink` says which links are sheets).
     public var linkedStyleSheet: ((Element) -> String?)?
 
+    /// Called at each step of `layoutPage` (the content process's memory log).
+    nonisolated(unsafe) public static var trace: ((String) -> Void)?
+
     public init(viewportWidth: Float, viewportHeight: Float) {
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
@@ -65,6 +68,7 @@ public struct LayoutEngine {
         builder.viewportWidth = viewportWidth
         builder.linked = linkedStyleSheet
         let root = builder.build(document)
+        LayoutEngine.trace?("boxes built")
         // One batch of measurements for every word and every font's space.
         var keys: [MeasureKey: Int] = [:]
         var batch: [(Font, String)] = []
@@ -75,21 +79,29 @@ public struct LayoutEngine {
                 batch.append((font, text))
             }
         }
-        root.forEachWord { font, text in
+        var keep = BoxBuilder.keptInlineItems
+        var spaced: Font?  // (a font's space is wanted once: neighbours mostly share a font)
+        builder.forEachWord(root, keep: &keep) { font, text in
             want(font, text)
-            want(font, " ")
+            if font != spaced {
+                want(font, " ")
+                spaced = font
+            }
         }
         let sizes = batch.isEmpty ? [] : try measurer.measure(batch)
         guard sizes.count == batch.count else { throw LayoutError.measurementCount }
         var table: [MeasureKey: TextSize] = [:]
         for (key, index) in keys { table[key] = sizes[index] }
+        LayoutEngine.trace?("measured \(batch.count) words")
 
-        var painter = Painter(sizes: table)
+        var painter = Painter(sizes: table, builder: builder)
         let background = root.style.background ?? document.documentElement.flatMap { builder.canvasBackground($0) } ?? .white
         painter.layoutBlock(root, x: 0, width: viewportWidth)
         let height = painter.y + painter.pendingMargin
+        LayoutEngine.trace?("painted")
         let list = DisplayList(width: viewportWidth, height: viewportHeight, background: background, items: painter.items)
-        return PageLayout(list: list, contentHeight: height, links: painter.links, hits: painter.hits)
+        return PageLayout(list: list, contentHeight: height, contentWidth: max(painter.maxX, viewportWidth), links: painter.links,
+                          hits: painter.hits)
     }
 
     /// The document's title (the `title` element's text, whitespace collapsed).
@@ -130,6 +142,8 @@ public struct HitArea {
 public struct PageLayout {
     public var list: DisplayList
     public var contentHeight: Float
+    /// How wide the page is (at least the viewport; CSS pixels).
+    public var contentWidth: Float
     public var links: [LinkArea]
     /// In painting order: the last area at a point is the element on top there.
     public var hits: [HitArea]

@@ -1,3 +1,4 @@
+import DOM
 import DisplayList
 
 /// Places block boxes top to bottom and breaks their inline content into lines, emitting
@@ -10,8 +11,16 @@ struct Painter {
     var hits: [HitArea] = []
     var y: Float = 0
     var pendingMargin: Float = 0
+    /// How far right the page's boxes and lines reach (a box of a given width wider than its
+    /// container, a long preformatted line): the page scrolls horizontally to there.
+    var maxX: Float = 0
+    /// Builds each box's children as layout reaches it (`BoxBuilder.expand`).
+    let builder: BoxBuilder?
 
-    init(sizes: [MeasureKey: TextSize]) { self.sizes = sizes }
+    init(sizes: [MeasureKey: TextSize], builder: BoxBuilder? = nil) {
+        self.sizes = sizes
+        self.builder = builder
+    }
 
     func size(_ font: Font, _ text: String) -> TextSize { Painter.size(sizes, font, text) }
 
@@ -26,6 +35,7 @@ struct Painter {
     }
 
     mutating func layoutBlock(_ box: BlockBox, x: Float, width: Float) {
+        builder?.expand(box)
         let s = box.style
         let b = s.borderWidths
         pendingMargin = max(pendingMargin, s.marginTop)
@@ -45,7 +55,9 @@ struct Painter {
         var boxX = x + s.marginLeft
         let content = s.width ?? s.widthPercent.map { $0 * width / 100 }
         if let content {
-            boxWidth = min(content + s.paddingLeft + s.paddingRight + b[1] + b[3], max(available, 0))
+            // A given width wider than the container overflows it, as in CSS (the page then
+            // scrolls horizontally).
+            boxWidth = content + s.paddingLeft + s.paddingRight + b[1] + b[3]
             if s.autoLeft && s.autoRight { boxX = x + s.marginLeft + max((available - boxWidth) / 2, 0) }
             else if s.autoLeft { boxX = x + s.marginLeft + max(available - boxWidth, 0) }
         }
@@ -59,25 +71,44 @@ struct Painter {
         }
         var markerPending = s.marker
         if !box.inlines.isEmpty || (markerPending != nil && box.children.isEmpty) {
-            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: markerPending, markerFont: s.font,
+            layoutLines(box.inlines, x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, owner: s.element,
+                        marker: markerPending, markerFont: s.font,
                         markerColor: s.color)
             markerPending = nil
         }
-        for child in box.children {
+        let empty = BlockBox(style: BoxStyle())
+        for i in box.children.indices {
+            let child = box.children[i]
+            builder?.expand(child)
+            if child.isEmpty { box.children[i] = empty; continue }  // white space alone makes no line
             if let marker = markerPending {
                 // The marker goes on the first line of the first child.
                 var first = child
-                if first.inlines.isEmpty && !first.children.isEmpty { first = first.children[0] }
+                if first.inlines.isEmpty && !first.children.isEmpty {
+                    // (its first child that shows)
+                    for c in first.children {
+                        builder?.expand(c)
+                        if !c.isEmpty { first = c; break }
+                    }
+                }
                 first.style.marker = first.style.marker ?? marker
                 markerPending = nil
             }
             layoutBlock(child, x: innerX, width: innerWidth)
+            // Laid out: its boxes go (a long page never holds all of them).
+            if builder != nil { box.children[i] = empty }
+        }
+        if let marker = markerPending, !box.children.isEmpty {
+            // Only children that show nothing: the marker makes its own line.
+            layoutLines([], x: innerX, width: innerWidth, centered: s.centered, right: s.alignRight, marker: marker, markerFont: s.font,
+                        markerColor: s.color)
         }
         if framed || s.paddingBottom > 0 {
             flushMargin()
             y += s.paddingBottom + b[2]
         }
         let rect = Rect(x: boxX, y: top, width: boxWidth, height: y - top)
+        maxX = max(maxX, boxX + boxWidth)
         if s.element != nil { hits[hitIndex].rect = rect }
         if let index = backgroundIndex, let background = s.background {
             items.insert(.fill(rect, background), at: index)
@@ -95,7 +126,10 @@ struct Painter {
         var width: Float
     }
 
-    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, marker: String?,
+    /// `owner`: the element of the box the lines are in (its area, added by `layoutBlock`,
+    /// already covers its own text: only its inline descendants' pieces get areas).
+    mutating func layoutLines(_ inlines: [InlineItem], x: Float, width: Float, centered: Bool, right: Bool = false, owner: Element? = nil,
+                              marker: String?,
                               markerFont: Font, markerColor: Color) {
         let table = sizes
         func size(_ font: Font, _ text: String) -> TextSize { Painter.size(table, font, text) }
@@ -128,6 +162,7 @@ struct Painter {
             let baseline = (painter.y + halfLeading + metrics.ascent).rounded()
             let lineWidth = line.last.map { $0.x + $0.width } ?? 0
             let shift = centered ? max((width - lineWidth) / 2, 0) : right ? max(width - lineWidth, 0) : 0
+            painter.maxX = max(painter.maxX, x + shift + lineWidth)
             if let m = markerToDraw {
                 let w = size(markerFont, m).width
                 painter.items.append(.text(TextRun(x: x - w, baseline: baseline, text: m, font: markerFont, color: markerColor)))
@@ -141,7 +176,7 @@ struct Painter {
             // Where each element's text is: neighbours of one element make one area.
             var k = 0
             while k < line.count {
-                guard let element = line[k].style.element else { k += 1; continue }
+                guard let element = line[k].style.element, element !== owner else { k += 1; continue }
                 var m = k + 1
                 while m < line.count, line[m].style.element === element { m += 1 }
                 let startX = x + shift + line[k].x, endX = x + shift + line[m - 1].x + line[m - 1].width

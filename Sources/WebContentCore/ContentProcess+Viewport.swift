@@ -16,15 +16,26 @@ extension ContentProcess {
         return max(0, (page.contentHeight - viewport.1).rounded(.up))
     }
 
+    /// How far the page can scroll right (CSS pixels): a page wider than the viewport.
+    var maxScrollX: Float {
+        guard let page = laidOut else { return 0 }
+        // (Less than a pixel wider, from a zoomed viewport's fraction: not wider.)
+        let over = page.contentWidth - viewport.0
+        return over < 1 ? 0 : over.rounded(.up)
+    }
+
     /// Sends what shows in the viewport at the scroll position (clamped to the page) to the
     /// rendering process and waits until it has handed the layer to the host.
     func present() throws {
         guard let r = rendering else { throw IPCError.malformed("the rendering process is not available") }
         guard let page = laidOut else { return }
         scrollY = min(max(scrollY, 0), maxScrollY)
+        scrollX = min(max(scrollX, 0), maxScrollX)
         scripts?.scrollY = Double(scrollY)
+        scripts?.scrollX = Double(scrollX)
         // Only what shows goes to the rendering process (a long page's list is far larger).
-        let list = page.contentHeight * zoom <= page.list.height ? page.list : page.list.scrolled(to: (scrollY * zoom).rounded())
+        let list = page.contentHeight * zoom <= page.list.height && scrollX == 0 ? page.list
+            : page.list.scrolled(toX: (scrollX * zoom).rounded(), y: (scrollY * zoom).rounded())
         do {
             frame &+= 1
             if frame == 0 || frame >= 0x8000_0000 { frame = 1 }
@@ -51,27 +62,31 @@ extension ContentProcess {
             return laidOut
         }
         linkAreas = page.links
-        if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+        if zoom != 1 { page.list.scale(by: zoom) }
         laidOut = page
         laidOutAtChange = changes
+        announceSize(page)
         return page
     }
 
-    /// The `scroll` command [y]: the page shown from y (CSS pixels, clamped to the page).
-    /// Answers the position and the frame rendered (0: none).
+    /// The `scroll` command [y] or [x, y]: the page shown from there (CSS pixels, clamped to
+    /// the page). Answers the position (y, or [x, y]) and the frame rendered (0: none).
     func scroll(_ arguments: [String]) -> (json: String, frame: UInt32) {
-        guard arguments.count == 1, let y = Float(arguments[0]), y.isFinite else {
-            return (#"{"error":"invalid argument","message":"scroll takes one position"}"#, 0)
+        let values = arguments.compactMap { Float($0) }.filter(\.isFinite)
+        guard (1...2).contains(arguments.count), values.count == arguments.count else {
+            return (#"{"error":"invalid argument","message":"scroll takes a position: y, or x and y"}"#, 0)
         }
-        let before = scrollY
-        scrollY = min(max(y, 0), maxScrollY)
-        guard laidOut != nil, scrollY != before else { return ("{\"value\":\(scrollY)}", 0) }
+        let before = (scrollX, scrollY)
+        if values.count == 2 { scrollX = min(max(values[0], 0), maxScrollX) }
+        scrollY = min(max(values[values.count - 1], 0), maxScrollY)
+        let answer = values.count == 2 ? "{\"value\":[\(scrollX),\(scrollY)]}" : "{\"value\":\(scrollY)}"
+        guard laidOut != nil, scrollX != before.0 || scrollY != before.1 else { return (answer, 0) }
         do {
             try present()
         } catch {
             return (#"{"error":"unknown error","message":"rendering failed"}"#, 0)
         }
-        return ("{\"value\":\(scrollY)}", frame)
+        return (answer, frame)
     }
 
     /// The `resize` command [width, height] (device pixels): the page laid out again in the
@@ -104,7 +119,7 @@ extension ContentProcess {
         }
         // CSS pixels of the viewport (the event's clientX/Y), then of the page.
         let cx = x / zoom, cy = y / zoom
-        let px = cx, py = cy + scrollY
+        let px = cx + scrollX, py = cy + scrollY
         if let scripts, scripts.hasPage {
             // Below the content (or on the canvas): the root element gets it, as in browsers.
             guard let element = laidOut?.element(atX: px, y: py) ?? document?.documentElement else { return (#"{"value":null}"#, "") }

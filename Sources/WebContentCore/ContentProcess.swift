@@ -40,6 +40,8 @@ public final class ContentProcess {
     var laidOut: PageLayout?
     /// How far the page is scrolled down (CSS pixels; clamped to the page when shown).
     var scrollY: Float = 0
+    /// How far the page is scrolled right (CSS pixels; clamped to the page when shown).
+    var scrollX: Float = 0
     /// The bindings' change count `laidOut` was made at.
     var laidOutAtChange = -1
     /// The page's URL (relative `href`s resolve against it).
@@ -48,6 +50,14 @@ public final class ContentProcess {
     var styleSheets: [String: String] = [:]
     /// The content blockers' css-display-none style sheet for the page (empty: none).
     var pageHiding = ""
+    /// Messages of the host that arrived while a fetch waited (pings are answered at once),
+    /// handled next by `run`; `hostClosed`: the host went away meanwhile.
+    var deferred: [ContentMessage] = []
+    var hostClosed = false
+    /// The page's title the host last heard of (a script's change is sent after its task).
+    var announcedTitle = ""
+    var announcedSize: (Float, Float) = (0, 0)
+    var titleCheckedAtChange = -1
     /// How long a peer may take to answer (a fetch has the networking session's own limits).
     public var peerTimeoutNanoseconds: UInt64 = 30_000_000_000
 
@@ -78,6 +88,7 @@ public final class ContentProcess {
         // Each page's realm calls tzset(); with TZ unset glibc reads /etc/localtime again
         // every time (an openat after lockdown). With TZ set, a repeated value is a no-op.
         if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
+        if MemoryLog.enabled { LayoutEngine.trace = { MemoryLog.note($0) } }
         process.scripts = ScriptRunner()
         // The JIT's code pool: the only range the policy lets become executable.
         let region = ExecutableRegion.reserve()
@@ -118,24 +129,33 @@ public final class ContentProcess {
     /// page's timers and renders again what their scripts changed.
     public func run() -> Int32 {
         while true {
-            let next = scripts?.runTimers()
-            afterScripts(announce: true)
-            let wait: Int32 = next.map { Int32(min(max($0.rounded(.up), 0), 60_000)) } ?? -1
-            var fds = [pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)]
-            let rc = poll(&fds, 1, wait)
-            if rc == 0 { continue }
-            if rc < 0 && errno == EINTR { continue }
             let message: ContentMessage
-            do {
-                message = try host.receive(ContentMessage.self)
-            } catch .closed {
-                return 0
-            } catch {
-                ContentProcess.log("bad message from the host: \(error)")
-                return 71
+            if !deferred.isEmpty {
+                message = deferred.removeFirst()
+            } else {
+                if hostClosed { return 0 }
+                let next = scripts?.runTimers()
+                afterScripts(announce: true)
+                if hostClosed { return 0 }
+                if !deferred.isEmpty { continue }
+                let wait: Int32 = next.map { Int32(min(max($0.rounded(.up), 0), 60_000)) } ?? -1
+                var fds = [pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)]
+                let rc = poll(&fds, 1, wait)
+                if rc == 0 { continue }
+                if rc < 0 && errno == EINTR { continue }
+                do {
+                    message = try host.receive(ContentMessage.self)
+                } catch .closed {
+                    return 0
+                } catch {
+                    ContentProcess.log("bad message from the host: \(error)")
+                    return 71
+                }
             }
             do {
                 switch message {
+                case .ping(let token):
+                    try host.send(message: ContentMessage.pong(token: token))
                 case .bootstrap:
                     try bootstrap()
                 case .load(let request):
@@ -191,7 +211,8 @@ public final class ContentProcess {
         var rendered: UInt32 = 0
         let scrollTo = scripts?.requestedScroll
         scripts?.requestedScroll = nil
-        if let y = scrollTo { scrollY = Float(y) }
+        let before = (scrollX, scrollY)
+        if let to = scrollTo { (scrollX, scrollY) = (Float(to.x), Float(to.y)) }
         if let bridge = scripts?.bridge, bridge.dirty, let document {
             bridge.dirty = false
             if (try? render(document)) != nil { rendered = frame }
@@ -200,13 +221,44 @@ public final class ContentProcess {
         }
         if scrollTo != nil, laidOut != nil {
             // The position shown (clamped): the host's history entry keeps it.
-            try? host.send(message: ContentMessage.scrolled(y: scrollY))
+            try? host.send(message: ContentMessage.scrolled(x: scrollX, y: scrollY))
+            if scrollX != before.0 || scrollY != before.1 {
+                // A script's scroll fires `scroll` too, once the page moved (as a user's does);
+                // what the listeners change is in the frame. (A listener's own scroll is
+                // applied after this task, with its own event.)
+                scripts?.fireScroll()
+                if let bridge = scripts?.bridge, bridge.dirty, let document {
+                    bridge.dirty = false
+                    if (try? render(document)) != nil { rendered = frame }
+                }
+            }
         }
         if announce, let target = scripts?.pendingNavigation {
             scripts?.pendingNavigation = nil
             try? host.send(message: ContentMessage.navigate(url: target))
         }
+        announceTitle()
         return rendered
+    }
+
+    /// Tells the host how big the page is after a layout that changed it (CSS pixels): the
+    /// window's scrollbars.
+    func announceSize(_ page: PageLayout) {
+        let size = (page.contentWidth, page.contentHeight)
+        guard size != announcedSize else { return }
+        announcedSize = size
+        try? host.send(message: ContentMessage.pageSize(width: size.0, height: size.1))
+    }
+
+    /// Tells the host when scripts changed the page's title (`document.title`, the `<title>`'s
+    /// text): the window's title and the history entry follow it.
+    func announceTitle() {
+        guard let document, let bridge = scripts?.bridge, bridge.changes != titleCheckedAtChange else { return }
+        titleCheckedAtChange = bridge.changes
+        let title = LayoutEngine.title(of: document)
+        guard title != announcedTitle else { return }
+        announcedTitle = title
+        try? host.send(message: ContentMessage.titleChanged(title: title))
     }
 
     /// Lays out `document` and has the rendering process paint what shows in the viewport
@@ -217,10 +269,12 @@ public final class ContentProcess {
             fetchStyleSheets(of: document)
             let engine = layoutEngine()
             var page = try engine.layoutPage(document, measurer: RenderingMeasurer(connection: r, process: self))
+            MemoryLog.note("laid out (\(page.list.items.count) items, \(page.hits.count) hit areas)")
             linkAreas = page.links
-            if zoom != 1 { page.list = page.list.scaled(by: zoom) }
+            if zoom != 1 { page.list.scale(by: zoom) }
             laidOut = page
             laidOutAtChange = scripts?.bridge?.changes ?? 0
+            announceSize(page)
         } catch {
             ContentProcess.log("rendering failed: \(error)")
             if case .oversized = error as? IPCError {} else { dropRendering() }
@@ -287,31 +341,22 @@ public final class ContentProcess {
 
     /// Loads a destination to the end: the answer for the host.
     func load(_ request: LoadRequest) -> ContentMessage {
-        let bytes: [UInt8]
-        let url: String
-        var hiding = ""
-        switch request.destination {
-        case .html(let html, let base):
-            bytes = Array(html.utf8)
-            url = base
-        case .file(let path, let contents):
-            bytes = contents
-            url = "file://" + path
-        case .url(let target):
-            switch fetch(target) {
-            case .success(let response):
-                bytes = response.body
-                url = response.url
-                hiding = response.contentBlockerStyleSheet
-            case .failure(let error):
-                return .loadFailed(id: request.id, url: target, reason: error.description)
-            }
+        // The page before goes first (its document, layout and scripts' heap): a big page
+        // reloaded is not held twice.
+        document = nil
+        laidOut = nil
+        linkAreas = []
+        scripts?.endPage()
+        let document: Document, url: String, hiding: String
+        switch fetchAndParse(request.destination) {
+        case .success(let parsed): (document, url, hiding) = parsed
+        case .failure(let failure): return .loadFailed(id: request.id, url: failure.url, reason: failure.reason)
         }
-        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
         deviceViewport = (Float(request.viewportWidth), Float(request.viewportHeight))
         zoom = request.zoom
         viewport = (deviceViewport.0 / zoom, deviceViewport.1 / zoom)
         scrollY = request.scrollY
+        scrollX = request.scrollX
         laidOut = nil
         self.document = document
         pageURL = url
@@ -328,11 +373,14 @@ public final class ContentProcess {
             scripts.startPage(document, url: url)
             scripts.runScripts(fetch: { [unowned self] in self.fetch($0) })
             scripts.bridge?.dirty = false
-            if let y = scripts.requestedScroll {
-                scrollY = Float(y)  // shown by the first frame; the host hears of it after `loaded`
+            MemoryLog.note("scripts ran")
+            if let to = scripts.requestedScroll {
+                (scrollX, scrollY) = (Float(to.x), Float(to.y))  // shown by the first frame; the host hears of it after `loaded`
             }
         }
         let title = LayoutEngine.title(of: document)
+        announcedTitle = title
+        titleCheckedAtChange = scripts?.bridge?.changes ?? -1
         guard rendering != nil else {
             return .loadFailed(id: request.id, url: url, reason: "The rendering process is not available")
         }
@@ -342,6 +390,40 @@ public final class ContentProcess {
             return .loadFailed(id: request.id, url: url, reason: "Rendering failed: \(error)")
         }
         return .loaded(id: request.id, url: url, title: title)
+    }
+
+    struct LoadFailure: Error {
+        var url: String
+        var reason: String
+    }
+
+    /// The destination's bytes, parsed: the document, its URL and the content blockers' style
+    /// sheet for it (the bytes are gone when this returns).
+    func fetchAndParse(_ destination: LoadDestination) -> Result<(Document, String, String), LoadFailure> {
+        let bytes: [UInt8]
+        let url: String
+        var hiding = ""
+        switch destination {
+        case .html(let html, let base):
+            bytes = Array(html.utf8)
+            url = base
+        case .file(let path, let contents):
+            bytes = contents
+            url = "file://" + path
+        case .url(let target):
+            switch fetch(target) {
+            case .success(let response):
+                bytes = response.body
+                url = response.url
+                hiding = response.contentBlockerStyleSheet
+            case .failure(let error):
+                return .failure(LoadFailure(url: target, reason: error.description))
+            }
+        }
+        MemoryLog.note("fetched \(bytes.count >> 20) MB")
+        let document = HTMLParser.parseDocument(bytes, scripting: scripts != nil).document
+        MemoryLog.note("parsed")
+        return .success((document, url, hiding))
     }
 
     /// A layout engine of the viewport with the page's linked sheets (those fetched so far).
@@ -387,6 +469,7 @@ public final class ContentProcess {
             try n.send(message: NetworkingMessage.fetch(FetchRequest(id: id, url: url)))
             let deadline = Clock.monotonicNanoseconds() + 120_000_000_000
             while true {
+                waitForNetworking(n, until: deadline)
                 switch try n.receive(NetworkingMessage.self, deadline: deadline) {
                 case .response(let r) where r.id == id: return .success(r)
                 case .failure(let i, let error) where i == id: return .failure(error)
@@ -396,6 +479,31 @@ public final class ContentProcess {
         } catch {
             dropNetworking()
             return .failure(.other("the networking process failed: \(error)"))
+        }
+    }
+
+    /// Waits until the networking process's answer is there (or `deadline`), answering the
+    /// host's pings meanwhile: a page waiting for a slow server is alive, not hung. Other
+    /// messages of the host wait in `deferred` for the run loop.
+    func waitForNetworking(_ n: Connection, until deadline: UInt64) {
+        while !hostClosed {
+            let now = Clock.monotonicNanoseconds()
+            guard now < deadline else { return }
+            var fds = [pollfd(fd: n.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: host.fd, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 2, Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
+            if rc < 0 && errno == EINTR { continue }
+            if rc <= 0 || fds[0].revents != 0 { return }
+            do {
+                let message = try host.receive(ContentMessage.self)
+                if case .ping(let token) = message {
+                    try host.send(message: ContentMessage.pong(token: token))
+                } else {
+                    deferred.append(message)
+                }
+            } catch {
+                if error != .closed { ContentProcess.log("bad message from the host: \(error)") }
+                hostClosed = true
+            }
         }
     }
 

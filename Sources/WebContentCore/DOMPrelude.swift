@@ -216,7 +216,7 @@ const parentNodeMixin = {
   querySelector(s) { const r = N.querySelectorAll(this[ID], String(s), true); return r.length ? wrap(r[0]) : null; },
   elementFromPoint(x, y) {
     if (this.nodeType !== 9) return undefined;
-    const n = N.elementAt(Number(x), Number(y) + H.viewport()[3]);
+    const n = N.elementAt(Number(x) + H.viewport()[4], Number(y) + H.viewport()[3]);
     return n < 0 ? (x >= 0 && y >= 0 && x < H.viewport()[0] && y < H.viewport()[1] ? this.documentElement : null) : wrap(n);
   },
   querySelectorAll(s) { return list(N.querySelectorAll(this[ID], String(s), false)); },
@@ -364,7 +364,9 @@ class Element extends Node {
   /// if a script changed it); zeros when it has no box.
   getBoundingClientRect() {
     const r = N.rect(this[ID]);
-    return r ? new DOMRect(r[0], r[1] - H.viewport()[3], r[2], r[3]) : new DOMRect();
+    if (!r) return new DOMRect();
+    const v = H.viewport();
+    return new DOMRect(r[0] - v[4], r[1] - v[3], r[2], r[3]);
   }
   getClientRects() { const r = this.getBoundingClientRect(); return r.width || r.height ? [r] : []; }
   get offsetWidth() { return Math.round(this.getBoundingClientRect().width); }
@@ -580,10 +582,16 @@ function runTimers() {
   return next;
 }
 
-function scrollTarget(x, y, from) {
-  const top = (x !== null && typeof x === 'object') ? x.top : y;
-  const n = Number(top);
-  return from + (Number.isFinite(n) ? n : 0);
+// scrollTo/scroll (by: false) and scrollBy (by: true), with (x, y) or an options object
+// ({left, top}; a missing one keeps its position): [left, top] (CSSOM View; non-finite is 0).
+function scrollTarget(x, y, by) {
+  const v = H.viewport(), curX = v[4], curY = v[3];
+  const norm = n => { n = Number(n); return Number.isFinite(n) ? n : 0; };
+  if (x !== null && typeof x === 'object') {
+    const left = x.left === undefined ? (by ? 0 : null) : norm(x.left), top = x.top === undefined ? (by ? 0 : null) : norm(x.top);
+    return [left === null ? curX : (by ? curX : 0) + left, top === null ? curY : (by ? curY : 0) + top];
+  }
+  return [(by ? curX : 0) + norm(x), (by ? curY : 0) + norm(y)];
 }
 const api = {
   window: global, self: global, globalThis: global, document, location, navigator: { userAgent: 'Sable/0.1', language: 'en-US', languages: ['en-US'], cookieEnabled: false, onLine: true },
@@ -596,15 +604,17 @@ const api = {
   clearInterval(id) { timers.delete(id); },
   requestAnimationFrame(f) { return addTimer(() => f(N.now()), 16, [], false); },
   cancelAnimationFrame(id) { timers.delete(id); },
-  // Vertical scrolling (the page has no horizontal scroll): the content process shows the
-  // page from there after the script task and tells the host (the history entry keeps it).
-  scrollTo(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
-  scroll(x, y) { H.scrollTo(scrollTarget(x, y, 0)); },
-  scrollBy(x, y) { H.scrollTo(scrollTarget(x, y, H.viewport()[3])); },
+  // Scrolling (down and right): the content process shows the page from there after the
+  // script task, fires `scroll` if it moved, and tells the host (the history entry keeps it).
+  scrollTo(x, y) { H.scrollTo(...scrollTarget(x, y, false)); },
+  scroll(x, y) { H.scrollTo(...scrollTarget(x, y, false)); },
+  scrollBy(x, y) { H.scrollTo(...scrollTarget(x, y, true)); },
   queueMicrotask(f) { Promise.resolve().then(f); },
-  addEventListener: EventTarget.prototype.addEventListener,
-  removeEventListener: EventTarget.prototype.removeEventListener,
-  dispatchEvent: EventTarget.prototype.dispatchEvent,
+  // (Called bare, `addEventListener(...)`, `this` is undefined in the prelude's strict code:
+  // the window is the target, as in browsers.)
+  addEventListener(...a) { return EventTarget.prototype.addEventListener.apply(this ?? global, a); },
+  removeEventListener(...a) { return EventTarget.prototype.removeEventListener.apply(this ?? global, a); },
+  dispatchEvent(...a) { return EventTarget.prototype.dispatchEvent.apply(this ?? global, a); },
   alert(m) { console.log('alert: ' + m); },
   getComputedStyle(element) {
     const pairs = N.computedStyle(num(element));
@@ -622,7 +632,7 @@ const api = {
 for (const k of Object.keys(api)) Object.defineProperty(global, k, { value: api[k], writable: true, configurable: true, enumerable: false });
 // The viewport in CSS pixels and the page zoom (devicePixelRatio, as browsers report it):
 // read live, a zoom lays the page out again without reloading it.
-for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2], ['scrollY', 3], ['pageYOffset', 3]]) {
+for (const [k, i] of [['innerWidth', 0], ['innerHeight', 1], ['devicePixelRatio', 2], ['scrollY', 3], ['pageYOffset', 3], ['scrollX', 4], ['pageXOffset', 4]]) {
   Object.defineProperty(global, k, { get() { return H.viewport()[i]; }, set(v) { Object.defineProperty(global, k, { value: v, writable: true, configurable: true }); }, configurable: true, enumerable: false });
 }
 Object.defineProperty(global, 'location', { get() { return location; }, set(url) { location.href = url; }, configurable: true });

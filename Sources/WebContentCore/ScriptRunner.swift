@@ -42,8 +42,10 @@ final class ScriptRunner {
     var zoom = 1.0
     /// How far the page is scrolled down (`scrollY`, CSS pixels).
     var scrollY = 0.0
+    /// How far the page is scrolled right (`scrollX`, CSS pixels).
+    var scrollX = 0.0
     /// Where a script asked the page to scroll (`scrollTo`), applied after its task.
-    var requestedScroll: Double?
+    var requestedScroll: (x: Double, y: Double)?
     /// The layout engine of the page (viewport, linked sheets), for `getComputedStyle`.
     var layoutEngine: (() -> LayoutEngine)?
     /// The page's current layout (laid out again if scripts changed it), for geometry.
@@ -79,6 +81,15 @@ final class ScriptRunner {
         jitUnavailable = why
         self.jit = jit
         context.runtime.setJIT(jit, mode: .on)
+    }
+
+    /// Lets the current page go (its bindings, and the context's heap at the next page's
+    /// new context): called before the next page is parsed.
+    func endPage() {
+        bridge = nil
+        page = nil
+        pendingExternal = []
+        pendingNavigation = nil
     }
 
     /// Starts a page: a fresh context with the bindings over `document`.
@@ -123,12 +134,14 @@ final class ScriptRunner {
             o.setValue(JSValue(function: body, name: name, in: context), forProperty: name)
         }
         def("scrollTo") { [weak self] a in
-            let y = a.first?.toDouble() ?? 0
-            if y.isFinite, let self {
-                let target = max(0, min(y, 16_777_216))
-                self.requestedScroll = target
-                self.scrollY = target  // read back at once, as browsers do (clamped when shown)
-            }
+            // (left, top): the prelude works them out from the call's arguments.
+            guard let self else { return nil }
+            let x = a.count > 0 ? a[0].toDouble() : self.scrollX, y = a.count > 1 ? a[1].toDouble() : self.scrollY
+            let left = x.isFinite ? max(0, min(x, 16_777_216)) : self.scrollX
+            let top = y.isFinite ? max(0, min(y, 16_777_216)) : self.scrollY
+            self.requestedScroll = (left, top)
+            self.scrollX = left  // read back at once, as browsers do (clamped when shown)
+            self.scrollY = top
             return nil
         }
         def("resolve") { a in WebURL(a.first?.toString() ?? "", base: base)?.href }
@@ -153,7 +166,7 @@ final class ScriptRunner {
             }
         }
         def("viewport") { [weak self] _ in
-            [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1, self?.scrollY ?? 0]
+            [Double(self?.viewport.0 ?? 800), Double(self?.viewport.1 ?? 600), self?.zoom ?? 1, self?.scrollY ?? 0, self?.scrollX ?? 0]
         }
         def("elementReference") { a in "\(pid)-\(page)-\(a.first?.toInt32() ?? -1)" }
         def("elementNumber") { a in

@@ -256,7 +256,7 @@ public final class WebDriverServer {
             return .value(.object([("level", .number(tab.zoom))]))
         case ("GET", ["sable", "history"]):
             let entries = tab.history.map { e in
-                JSON.object([("url", .string(e.url)), ("title", .string(e.title)), ("scrollY", .number(e.scrollY))])
+                JSON.object([("url", .string(e.url)), ("title", .string(e.title)), ("scrollY", .number(e.scrollY)), ("scrollX", .number(e.scrollX))])
             }
             return .value(.object([("entries", .array(entries)), ("index", .number(Double(tab.historyIndex)))]))
         case ("GET", ["sable", "profile"]):
@@ -266,6 +266,12 @@ public final class WebDriverServer {
                                    ("lastWriteMilliseconds", .number(Double(browser.lastProfileWriteNanoseconds) / 1e6))]))
         case ("POST", ["sable", "scroll"]):
             guard let y = body["y"]?.number, y >= 0, y.isFinite else { return .error("invalid argument", "y must be a non-negative number") }
+            if let xValue = body["x"] {
+                // {"x", "y"}: both, answered as {"x", "y"} (a page wider than the window).
+                guard let x = xValue.number, x >= 0, x.isFinite else { return .error("invalid argument", "x must be a non-negative number") }
+                let shown = browser.setScroll(tab, to: ScrollPosition(x: x, y: y))
+                return .value(.object([("x", .number(shown.x)), ("y", .number(shown.y))]))
+            }
             return .value(.number(browser.setScroll(tab, y: y)))
         case ("GET", ["title"]):
             if tab.state != .loaded { return .value(.string(tab.errorPage?.title ?? tab.title)) }

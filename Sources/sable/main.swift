@@ -138,6 +138,9 @@ if headless, let port = webdriverPort, screenshot == nil, target == nil {
 }
 /// The window: `sable [URL|FILE] [--profile DIR]` (the restored session, then URL in a new tab).
 func runWindow(target: String?, options: Browser.Options) -> Int32 {
+    // A page that never finishes is the user's to stop (the window offers it), not a timeout's.
+    var options = options
+    options.loadTimeoutNanoseconds = 0
     // The window opens before the session is restored: it shows the selected tab's page
     // as soon as it arrives, while the other tabs start.
     var window: BrowserWindow?

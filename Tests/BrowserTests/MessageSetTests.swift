@@ -9,6 +9,9 @@ import EngineIPC
             .load(LoadRequest(id: 2, destination: .html("<p>x", baseURL: "about:blank"), viewportWidth: 320, viewportHeight: 200)),
             .load(LoadRequest(id: 3, destination: .file(path: "/tmp/a.html", contents: [1, 2, 3]))),
             .loaded(id: 1, url: "http://a/", title: "T"), .loadFailed(id: 2, url: "u", reason: "why"), .shutdown,
+            .load(LoadRequest(id: 4, destination: .url("http://a/"), zoom: 1.5, scrollY: 300, scrollX: 120)),
+            .scrolled(x: 40, y: 500), .titleChanged(title: "New title"), .ping(token: 9), .pong(token: 9),
+            .pageSize(width: 1200, height: 5000),
         ]
         for m in messages { #expect(try ContentMessage(m.frame) == m) }
     }
@@ -37,6 +40,9 @@ import EngineIPC
         var load = ContentMessage.load(LoadRequest(id: 1, destination: .url("x"))).frame
         load.payload[4] = 0; load.payload[5] = 0
         #expect(throws: IPCError.self) { try ContentMessage(load) }
+        var scrolled = ContentMessage.scrolled(x: 1, y: 2).frame
+        scrolled.payload[0...3] = [0, 0, 0xc0, 0x7f]  // NaN
+        #expect(throws: IPCError.self) { try ContentMessage(scrolled) }
         var measure = RenderingMessage.measure(id: 1, [TextMeasurement(family: 1, size: 16, style: 0, text: "a")]).frame
         measure.payload[8] = 7
         #expect(throws: IPCError.self) { try RenderingMessage(measure) }

@@ -39,7 +39,8 @@ func listing(_ directory: String) -> [String] {
         let db = try #require(opened.database)
         #expect(opened.session == ProfileDatabase.Session())
         let a = HistoryEntry(url: "http://a.example/", title: "A")
-        let b = HistoryEntry(url: "http://b.example/", title: "B", scrollY: 40)
+        var b = HistoryEntry(url: "http://b.example/", title: "B", scrollY: 40)
+        b.scrollX = 25  // (schema 2)
         try db.addTab(id: 1, entries: [], index: -1)
         try db.updateTab(id: 1, entries: [a], index: 0, changedFrom: 0)
         try db.updateTab(id: 1, entries: [a, b], index: 1, changedFrom: 1)
@@ -81,6 +82,46 @@ func listing(_ directory: String) -> [String] {
         let aside = listing(dir).filter { $0.hasPrefix("profile.sqlite.damaged-") }
         #expect(aside.count == 1)
         #expect(aside.first.flatMap { Headless.readFile(dir + "/" + $0) } == junk)
+    }
+
+    @Test func schema1IsBroughtUpTo2() throws {
+        // A profile of the first version (no scroll_x), as sqlite3 writes it.
+        let dir = temporaryDirectory("profile-v1")
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1] + '/profile.sqlite')
+            db.executescript('''
+                CREATE TABLE tab(id INTEGER PRIMARY KEY, position INTEGER NOT NULL, current_index INTEGER NOT NULL);
+                CREATE TABLE entry(tab INTEGER NOT NULL REFERENCES tab(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+                                   url TEXT NOT NULL, title TEXT NOT NULL, scroll_y REAL NOT NULL, PRIMARY KEY(tab, position));
+                CREATE TABLE setting(key TEXT PRIMARY KEY, value);
+                CREATE TABLE site_zoom(site TEXT PRIMARY KEY, level REAL NOT NULL);
+                INSERT INTO tab VALUES (3, 0, 0); INSERT INTO entry VALUES (3, 0, 'http://a.example/', 'A', 12);
+                PRAGMA application_id = 1398891116; PRAGMA user_version = 1;''')
+            db.commit()
+            """
+        var pid: pid_t = 0
+        let args = ["python3", "-c", script, dir]
+        var argv = args.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        #expect(posix_spawnp(&pid, "python3", nil, nil, &argv, environ) == 0)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status == 0)
+        do {
+            let opened = ProfileDatabase.open(directory: dir)
+            #expect(opened.messages.isEmpty)
+            let db = try #require(opened.database)
+            #expect(opened.session.tabs == [.init(entries: [HistoryEntry(url: "http://a.example/", title: "A", scrollY: 12)], index: 0)])
+            var e = HistoryEntry(url: "http://a.example/", title: "A", scrollY: 12)
+            e.scrollX = 30
+            try db.updateTab(id: 3, entries: [e], index: 0, changedFrom: 0)
+        }
+        let again = ProfileDatabase.open(directory: dir)
+        #expect(again.session.tabs.first?.entries.first?.scrollX == 30)
+        // (The header's user_version, bytes 60...63: now 2.)
+        let bytes = try #require(Headless.readFile(dir + "/profile.sqlite"))
+        #expect(Array(bytes[60...63]) == [0, 0, 0, 2])
     }
 
     @Test func newerSchemaRefused() throws {
@@ -214,7 +255,7 @@ func listing(_ directory: String) -> [String] {
     @Test func keysAndButtons() {
         #expect(WindowCommand.forKey(0xff51, control: false, alt: true, shift: false) == .navigate(.back))
         #expect(WindowCommand.forKey(0xff53, control: false, alt: true, shift: false) == .navigate(.forward))
-        #expect(WindowCommand.forKey(0xff51, control: false, alt: false, shift: false) == nil)  // Left alone: the caret's
+        #expect(WindowCommand.forKey(0xff51, control: false, alt: false, shift: false) == .scroll(.lineLeft))  // Left alone: the page (the address field keeps its caret keys)
         #expect(WindowCommand.forKey(0x6c, control: true, alt: false, shift: false) == .focusAddress)
         #expect(WindowCommand.forKey(0x74, control: true, alt: false, shift: false) == .newTab)
         #expect(WindowCommand.forKey(0x77, control: true, alt: false, shift: false) == .closeTab)

@@ -67,7 +67,9 @@ import HostCore
         #expect(tracking(50, 150) == [255, 0, 0] && tracking(200, 150) == [0, 0, 255])
         // A slide back whose page has not arrived yet: that entry's snapshot slides in.
         _ = window.swipe.end()
-        window.animation = SwipeAnimation(offset: 100, navigation: .back, width: 400, time: now - slide.duration / 2)
+        // (Half time from now: a loaded machine may have taken longer than a slide since `now`.)
+        let later = Double(Clock.monotonicNanoseconds()) / 1e6
+        window.animation = SwipeAnimation(offset: 100, navigation: .back, width: 400, time: later - slide.duration / 2)
         window.animationSnapshot = tab.layer          // (the current layer: nothing new yet)
         window.incomingSnapshot = old
         let waiting = frame(window)

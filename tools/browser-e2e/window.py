@@ -34,6 +34,11 @@ class Handler(e2e.PageHandler):
             self.send_header('Content-Length', '0')
             self.end_headers()
             return
+        if self.path == '/wide.html':
+            self.send_html(b'<!doctype html><title>Wide</title><body style="margin:0"><div style="width:2000px">'
+                           b'<div style="margin-left:900px;width:100px;background-color:#0080ff">far right</div></div>'
+                           b'<p>a page wider than the window</p>')
+            return
         name = self.path.strip('/').removesuffix('.html')
         if name not in TITLES:
             self.send_error(404)
@@ -263,7 +268,68 @@ def main():
         w.key('Home')
         w.wait('Home', lambda s: s.get('scroll') == '0')
 
+        # The vertical scrollbar (an overlay one): the pointer near the right edge shows it, a
+        # click near its bottom scrolls the page there; it hides again when the pointer leaves.
+        xdo('mousemove', '--window', w.id, str(origin[0] + 795), str(origin[1] + 300))
+        deadline = time.time() + 5
+        m = None
+        while time.time() < deadline and not m:
+            m = re.findall(r'window: vbar center=(-?\d+),(-?\d+) height=(\d+)', w.log())
+            time.sleep(0.1)
+        if m:
+            cx, cy, height = (int(v) for v in m[-1])
+            w.click(origin[0] + cx, origin[1] + cy + height * 45 // 100)
+        s = w.wait('vertical scrollbar', lambda s: int(s.get('scroll', '0')) > 700)
+        shot = w.screenshot('15b-vertical-scrollbar')
+        check('the vertical scrollbar shows under the pointer, a click near its bottom scrolls there',
+              bool(m) and int(s.get('scroll', '0')) > 700 and w.box(shot, (0, 128, 128)) is not None, f'{m[-1:] if m else m} {s}')
+        xdo('mousemove', '--window', w.id, str(origin[0] + 400), str(origin[1] + 300))
+        w.key('Home')
+        w.wait('Home', lambda s: s.get('scroll') == '0')
+        time.sleep(1.3)  # (the bar fades a second after the last scroll)
+
+        # A page wider than the window scrolls sideways: Shift+wheel (48 CSS px a click) and
+        # Right (40); back and forward bring the position back, as the vertical one.
+        check('pages as wide as the window (at 110 %: 727.3 CSS px) have no horizontal scrollbar', 'window: hbar' not in w.log())
+        w.key('ctrl+l')
+        xdo('type', '--delay', '5', site + '/wide.html')
+        w.key('Return')
+        s = w.wait('wide', lambda s: s.get('title') == 'Wide')
+        before = w.box(w.screenshot('19-wide'), (0, 128, 255))
+        xdo('mousemove', '--window', w.id, str(origin[0] + 400), str(origin[1] + 300))
+        time.sleep(0.1)
+        xdo('keydown', 'shift')
+        xdo('click', '--repeat', '6', '--delay', '30', '5')
+        xdo('keyup', 'shift')
+        s = w.wait('shift+wheel', lambda s: s.get('scrollx') == '288')
+        w.key('Right')
+        s = w.wait('Right', lambda s: s.get('scrollx') == '328')
+        after = w.box(w.screenshot('20-wide-scrolled'), (0, 128, 255))
+        check('Shift+wheel and Right scroll a wide page sideways: 328 CSS px, the box moved left 361 device px at 110 %',
+              s.get('scrollx') == '328' and s.get('scroll') == '0' and before is None and after is not None
+              and abs(after[0] - (origin[0] + round(900 * 1.1) - round(328 * 1.1))) <= 2, f'{s} {before} {after}')
+        w.key('alt+Left')
+        s = w.wait('back to B', lambda s: s.get('title') == 'Page B')
+        check('back from the wide page: B at its own position', s.get('scrollx') == '0', str(s))
+        w.key('alt+Right')
+        s = w.wait('forward to wide', lambda s: s.get('title') == 'Wide')
+        time.sleep(0.3)
+        again = w.box(w.screenshot('21-wide-restored'), (0, 128, 255))
+        check('forward: the wide page back at its horizontal position', s.get('scrollx') == '328' and again == after,
+              f'{s} {again} {after}')
+        m = re.findall(r'window: hbar center=(-?\d+),(-?\d+) width=(\d+)', w.log())
+        if m:
+            cx, cy, width = (int(v) for v in m[-1])
+            w.click(origin[0] + cx + width * 45 // 100, origin[1] + cy)
+        s = w.wait('scrollbar', lambda s: int(s.get('scrollx', '0')) > 900)
+        shot = w.screenshot('22-wide-scrollbar')
+        check('the horizontal scrollbar is there and a click near its right end scrolls the page there',
+              bool(m) and int(s.get('scrollx', '0')) > 900 and w.box(shot, (0, 128, 255)) is None, f'{m} {s}')
+        w.key('alt+Left')
+        w.wait('back to B', lambda s: s.get('title') == 'Page B')
+
         # Resize: the page is laid out again at the page area's width (the olive band spans it).
+        time.sleep(1.3)  # (no scrollbar over its edge: it fades a second after the last scroll)
         before = w.box(w.screenshot('16-before-resize'), (128, 128, 0))
         xdo('windowsize', w.id, '640', '560')
         m = None

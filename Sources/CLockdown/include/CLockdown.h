@@ -41,6 +41,12 @@ int sable_drop_capabilities(void);
 /// 1 if the effective, permitted and inheritable sets are empty, 0 if not, -errno.
 int sable_capabilities_cleared(void);
 
+/// The bytes malloc has handed out and not had back (glibc's mallinfo2: in-use heap chunks
+/// plus mmap'd blocks); 0 where there is no glibc. No system call: a locked process may ask.
+unsigned long long sable_malloc_in_use(void);
+/// Of which mmap'd blocks.
+unsigned long long sable_malloc_mmapped(void);
+
 /// Supervisor side: installs handlers for `signals` that write the signal number (one
 /// byte) to a non-blocking self-pipe; returns the pipe's read end, or -errno.
 /// Idempotent: later calls return the same descriptor.

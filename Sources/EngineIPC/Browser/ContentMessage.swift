@@ -22,8 +22,14 @@
 //                                                  its JSON answer; the frame rendered after it
 //                                                  (0: none), a navigation it started ("" none)
 //   content -> host   navigate(url)                a script navigated outside a command (timer)
-//   content -> host   scrolled(y)                  a script scrolled the page (`scrollTo`): the
+//   content -> host   scrolled(x, y)               a script scrolled the page (`scrollTo`): the
 //                                                  position shown, for the history entry
+//   content -> host   titleChanged(title)          a script changed `document.title` after the load
+//   content -> host   pageSize(width, height)      the page was laid out at this size (CSS px): the
+//                                                  window's scrollbars
+//   host -> content   ping(token)                  is the process alive? (sent while a request waits
+//   content -> host   pong(token)                  for an answer: answered while the process waits
+//                                                  for the network, so a slow server is not a hung page)
 //   host -> content   shutdown
 //
 // `bootstrap` may come again (a relaunched rendering or networking process: new endpoints).
@@ -51,15 +57,18 @@ public struct LoadRequest: Equatable, Sendable {
     /// Where the page opens scrolled to (CSS pixels from the top; a history entry's position,
     /// clamped to the page's height).
     public var scrollY: Float
+    /// And from the left (a page wider than the viewport).
+    public var scrollX: Float
 
     public init(id: UInt32, destination: LoadDestination, viewportWidth: UInt16 = 800, viewportHeight: UInt16 = 600, zoom: Float = 1,
-                scrollY: Float = 0) {
+                scrollY: Float = 0, scrollX: Float = 0) {
         self.id = id
         self.destination = destination
         self.viewportWidth = viewportWidth
         self.viewportHeight = viewportHeight
         self.zoom = zoom
         self.scrollY = scrollY
+        self.scrollX = scrollX
     }
 }
 
@@ -76,13 +85,17 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
     case command(id: UInt32, name: String, arguments: [String])
     case commandResult(id: UInt32, json: String, frame: UInt32, navigation: String)
     case navigate(url: String)
-    case scrolled(y: Float)
+    case scrolled(x: Float, y: Float)
+    case titleChanged(title: String)
+    case ping(token: UInt32)
+    case pong(token: UInt32)
+    case pageSize(width: Float, height: Float)
 
     /// A page or a file goes through here: the networking limit.
     public static let maxPayload = Frame.defaultMaxPayload
 
     enum Kind: UInt16 {
-        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled
+        case hello = 1, lockdown, lockedDown, bootstrap, bootstrapped, load, loaded, loadFailed, shutdown, command, commandResult, navigate, scrolled, titleChanged, ping, pong, pageSize
     }
 
     public var frame: Frame {
@@ -101,6 +114,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             w.u16(r.viewportHeight)
             w.u32(r.zoom.bitPattern)
             w.u32(r.scrollY.bitPattern)
+            w.u32(r.scrollX.bitPattern)
             switch r.destination {
             case .url(let url): w.u8(0); w.string(url)
             case .html(let html, let base): w.u8(1); w.string(html); w.string(base)
@@ -115,7 +129,11 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .commandResult(let id, let json, let frame, let navigation):
             kind = .commandResult; w.u32(id); w.string(json); w.u32(frame); w.string(navigation)
         case .navigate(let url): kind = .navigate; w.string(url)
-        case .scrolled(let y): kind = .scrolled; w.u32(y.bitPattern)
+        case .scrolled(let x, let y): kind = .scrolled; w.u32(x.bitPattern); w.u32(y.bitPattern)
+        case .titleChanged(let title): kind = .titleChanged; w.string(title)
+        case .ping(let token): kind = .ping; w.u32(token)
+        case .pong(let token): kind = .pong; w.u32(token)
+        case .pageSize(let width, let height): kind = .pageSize; w.u32(width.bitPattern); w.u32(height.bitPattern)
         }
         return Frame(kind: kind.rawValue, payload: w.bytes)
     }
@@ -137,6 +155,8 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             guard zoom.isFinite, (0.25...5).contains(zoom) else { throw .malformed("bad zoom") }
             let scrollY = Float(bitPattern: try r.u32())
             guard scrollY.isFinite, scrollY >= 0, scrollY <= 16_777_216 else { throw .malformed("bad scroll position") }
+            let scrollX = Float(bitPattern: try r.u32())
+            guard scrollX.isFinite, scrollX >= 0, scrollX <= 16_777_216 else { throw .malformed("bad scroll position") }
             let destination: LoadDestination
             switch try r.u8() {
             case 0: destination = .url(try r.string())
@@ -145,7 +165,7 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
             default: throw .malformed("bad destination")
             }
             self = .load(LoadRequest(id: id, destination: destination, viewportWidth: width, viewportHeight: height, zoom: zoom,
-                                     scrollY: scrollY))
+                                     scrollY: scrollY, scrollX: scrollX))
         case .loaded: self = .loaded(id: try r.u32(), url: try r.string(), title: try r.string())
         case .loadFailed: self = .loadFailed(id: try r.u32(), url: try r.string(), reason: try r.string())
         case .shutdown: self = .shutdown
@@ -159,9 +179,16 @@ public enum ContentMessage: Equatable, Sendable, MessageSet {
         case .commandResult: self = .commandResult(id: try r.u32(), json: try r.string(), frame: try r.u32(), navigation: try r.string())
         case .navigate: self = .navigate(url: try r.string())
         case .scrolled:
-            let y = Float(bitPattern: try r.u32())
-            guard y.isFinite, y >= 0, y <= 16_777_216 else { throw .malformed("bad scroll position") }
-            self = .scrolled(y: y)
+            let x = Float(bitPattern: try r.u32()), y = Float(bitPattern: try r.u32())
+            guard x.isFinite, y.isFinite, x >= 0, y >= 0, x <= 16_777_216, y <= 16_777_216 else { throw .malformed("bad scroll position") }
+            self = .scrolled(x: x, y: y)
+        case .titleChanged: self = .titleChanged(title: try r.string())
+        case .ping: self = .ping(token: try r.u32())
+        case .pong: self = .pong(token: try r.u32())
+        case .pageSize:
+            let width = Float(bitPattern: try r.u32()), height = Float(bitPattern: try r.u32())
+            guard width.isFinite, height.isFinite, width >= 0, height >= 0 else { throw .malformed("bad page size") }
+            self = .pageSize(width: width, height: height)
         }
         try r.finish()
     }
