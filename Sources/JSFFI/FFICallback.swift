@@ -39,19 +39,29 @@ final class FFICallback {
         let rt = ffi.rt
         // An earlier callback of this foreign call threw: the rest return 0 until it returns.
         if !ffi.pending.isEmpty { return }
+        ffi.callbackDepth += 1
+        defer { ffi.callbackDepth -= 1 }
         do throws(JSException) {
             if closed { throw try rt.typeError("a Sable.Callback \(signature.description) was called after close()") }
             let depth = rt.heap.rootDepth
             defer { rt.heap.popRoots(to: depth) }
             let n = signature.parameters.count
-            var values = [Value](repeating: .undefined, count: n)
-            for i in 0..<n {
-                values[i] = try ffi.load(args[i]!, signature.kinds[i], isReturn: false)
-                rt.heap.pushRoot(values[i])
-            }
             let fn = function
             rt.heap.pushRoot(fn)
-            let result = try values.withUnsafeBufferPointer { b throws(JSException) in try rt.call(fn, this: .undefined, b) }
+            // The arguments on the stack (no array per call), each rooted as it is made.
+            let outcome = withUnsafeTemporaryAllocation(of: Value.self, capacity: max(n, 1)) { values -> Result<Value, JSException> in
+                do throws(JSException) {
+                    for i in 0..<n {
+                        let v = try ffi.load(args[i]!, signature.kinds[i], isReturn: false)
+                        values.initializeElement(at: i, to: v)
+                        rt.heap.pushRoot(v)
+                    }
+                    return .success(try rt.call(fn, this: .undefined, UnsafeBufferPointer(rebasing: values[0..<n])))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let result = try outcome.get()
             if signature.result == .void { return }
             var slot: UInt64 = 0
             let ok = withUnsafeMutableBytes(of: &slot) { ffi.store(result, signature.result, $0.baseAddress!) }

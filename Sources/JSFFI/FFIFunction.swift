@@ -28,9 +28,15 @@ final class FFIFunction {
     let cif: UnsafeMutablePointer<ffi_cif>
     let resultKind: FFIType
     let closedFlag: UnsafeMutablePointer<Bool>?
-    /// Called without ffi_call (see `init`): the slots are then a register file, 6 integer
-    /// registers and 8 floating-point ones, each argument in the next of its kind.
+    /// Called without ffi_call (see `init`): the slots are then a register file (the
+    /// integer registers, 8 floating-point ones) and the stack arguments.
     let direct: Bool
+    /// Stack arguments of the direct call.
+    let stackCount: Int32
+
+    /// `SABLE_FFI_CALL=libffi` in the environment: every call through ffi_call (to measure
+    /// and test libffi's path on signatures that would be called directly).
+    static let forceLibffi: Bool = getenv("SABLE_FFI_CALL").map { String(cString: $0) == "libffi" } ?? false
 
     init(name: String, address: UnsafeMutableRawPointer, signature: FFISignature, library: FFILibrary?, ffi: FFIRuntime) {
         self.name = name
@@ -40,38 +46,51 @@ final class FFIFunction {
         self.ffiRef = Unmanaged.passUnretained(ffi)
         count = signature.parameters.count
         kinds = signature.kinds
-        // Integer-class arguments (integers, bool, pointers) and floating-point ones each
-        // take the next register of their own file on x86_64 (SysV: 6 and 8) and arm64
-        // (AAPCS64: 8 and 8), whatever the interleaving: a signature whose arguments all fit
-        // is called directly as `(6 integer registers, 8 floating-point registers)`.
-        let ints = signature.parameters.filter { !$0.isFloatingPoint }.count
-        let fps = signature.parameters.count - ints
+        // What libffi's ffi_call works out on every call, worked out once: integer-class
+        // arguments (integers, bool, pointers) take the next integer register, floating-point
+        // ones the next floating-point register (x86_64 SysV: 6 and 8; arm64 AAPCS64: 8 and
+        // 8; the two files fill independently of the interleaving), and the rest go on the
+        // stack in parameter order, 8 bytes each. Signatures with up to
+        // `sable_direct_max_stack()` stack arguments are then called through a C function
+        // pointer of that shape (`sable_direct_call`); longer ones through ffi_call.
+        let iregs = Int(sable_direct_iregs())
+        var nextInt = 0, nextFP = 0, stack = 0
+        var layout: [Int] = []
+        for t in signature.parameters {
+            if t.isFloatingPoint && nextFP < 8 {
+                layout.append(iregs + nextFP); nextFP += 1
+            } else if !t.isFloatingPoint && nextInt < iregs {
+                layout.append(nextInt); nextInt += 1
+            } else {
+                layout.append(-1 - stack); stack += 1
+            }
+        }
         #if (arch(x86_64) || arch(arm64)) && os(Linux)
-        direct = ints <= 6 && fps <= 8
+        direct = stack <= Int(sable_direct_max_stack()) && !Self.forceLibffi
         #else
         direct = false
         #endif
-        let slotCount = direct ? 14 : max(count, 1)
+        stackCount = Int32(stack)
+        let slotCount = direct ? iregs + 8 + stack : max(count, 1)
         slots = .allocate(byteCount: slotCount * 8, alignment: 16)
         slots.initializeMemory(as: UInt64.self, repeating: 0, count: slotCount)
         slotPointers = .allocate(capacity: max(count, 1))
-        var nextInt = 0, nextFP = 6
         for i in 0..<count {
             if !direct {
                 slotPointers[i] = slots + i * 8
-            } else if signature.parameters[i].isFloatingPoint {
-                slotPointers[i] = slots + nextFP * 8
-                nextFP += 1
+            } else if layout[i] >= 0 {
+                slotPointers[i] = slots + layout[i] * 8
             } else {
-                slotPointers[i] = slots + nextInt * 8
-                nextInt += 1
+                slotPointers[i] = slots + (iregs + 8 + (-1 - layout[i])) * 8
             }
         }
         result = .allocate(byteCount: 16, alignment: 16)
         cif = signature.cif
         resultKind = signature.result
         closedFlag = library?.closedFlag
+        fpResult = signature.result.isFloatingPoint ? 1 : 0
     }
+    let fpResult: Int32
 
     deinit {
         slots.deallocate()
@@ -92,6 +111,7 @@ final class FFIFunction {
             switch kinds[i] {
             case .i32 where v.isInt32: slot.storeBytes(of: Int64(v.asInt32), as: Int64.self)
             case .f64 where v.isNumber: slot.storeBytes(of: v.asNumber, as: Double.self)
+            case .f32 where v.isNumber: slot.storeBytes(of: UInt64(Float(v.asNumber).bitPattern), as: UInt64.self)
             default:
                 if !ffiRef._withUnsafeGuaranteedRef({ $0.store(v, kinds[i], slot) }) {
                     throw try rt.typeError("\(name): argument \(i + 1) must be \(kinds[i].expectation), got \(try rt.describeForError(v))")
@@ -99,38 +119,25 @@ final class FFIFunction {
             }
         }
         if direct {
-            // libffi's ffi_call examines every argument's type on every call (about 30 ns
-            // here, more than the rest of the call): a signature that fits the registers is
-            // called through a function pointer of the register shape instead. The slots hold
-            // each argument as its register would (`store`), unused registers are zero, and
-            // the result register is stored as libffi would store it.
-            let r = UnsafeRawPointer(slots)
-            @inline(__always) func i(_ n: Int) -> UInt64 { r.load(fromByteOffset: n * 8, as: UInt64.self) }
-            @inline(__always) func d(_ n: Int) -> Double { r.load(fromByteOffset: n * 8, as: Double.self) }
-            if resultKind.isFloatingPoint {
-                let f = unsafeBitCast(address, to: DirectFloatResult.self)
-                result.storeBytes(of: f(i(0), i(1), i(2), i(3), i(4), i(5), d(6), d(7), d(8), d(9), d(10), d(11), d(12), d(13)), as: Double.self)
-            } else {
-                let f = unsafeBitCast(address, to: DirectIntegerResult.self)
-                result.storeBytes(of: f(i(0), i(1), i(2), i(3), i(4), i(5), d(6), d(7), d(8), d(9), d(10), d(11), d(12), d(13)), as: UInt64.self)
-            }
+            // libffi's ffi_call classifies every argument on every call (about 30 ns here,
+            // more than the rest of the call): the layout was worked out once (`init`), the
+            // slots hold each argument as its register or stack slot would (`store`), unused
+            // registers are zero, and the result register is stored as libffi would store it.
+            sable_direct_call(address, slots.assumingMemoryBound(to: UInt64.self), stackCount, fpResult, result)
         } else {
             sable_ffi_call(cif, address, result, slotPointers)
         }
-        if ffiRef._withUnsafeGuaranteedRef({ !$0.pending.isEmpty }) { try ffiRef.takeUnretainedValue().throwPending() }
+        if ffiRef._withUnsafeGuaranteedRef({ $0.attention }) { try ffiRef.takeUnretainedValue().afterForeignCall() }
         switch resultKind {
         case .void: return .undefined
         case .i32: return Value(int32: result.load(as: Int32.self))
         case .f64: return Value(result.load(as: Double.self))
+        case .f32: return Value(Double(result.load(as: Float.self)))
         default: return try ffiRef.takeUnretainedValue().load(result, resultKind, isReturn: true)
         }
     }
 }
 
-typealias DirectIntegerResult = @convention(c) (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                                                Double, Double, Double, Double, Double, Double, Double, Double) -> UInt64
-typealias DirectFloatResult = @convention(c) (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                                              Double, Double, Double, Double, Double, Double, Double, Double) -> Double
 
 extension FFIType {
     var isFloatingPoint: Bool { self == .f32 || self == .f64 }

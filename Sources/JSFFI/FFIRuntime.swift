@@ -14,7 +14,7 @@ import JSRuntime
 public final class FFIRuntime {
     unowned(unsafe) let rt: Runtime
     /// The libraries scripts may open (loaded before lockdown), by the name given.
-    var libraries: [(name: String, handle: UnsafeMutableRawPointer)] = []
+    var libraries: [LoadedLibrary] = []
     /// How the allowed libraries were named, for the error about another one.
     public var librariesOrigin = "named with --ffi (libraries are loaded before the worker locks down)"
     /// Where callback trampolines go (nil: `Sable.Callback` is refused).
@@ -26,6 +26,14 @@ public final class FFIRuntime {
     /// An exception thrown by a callback while C code ran: thrown when the foreign call
     /// that led to it returns.
     var pending = Value.empty
+    /// Callbacks running now (JS called from inside a foreign call).
+    var callbackDepth = 0
+    /// Libraries closed while a foreign call was running (from a callback): dlclosed when
+    /// the outermost foreign call returns, never under a C frame of theirs.
+    var deferredCloses: [UnsafeMutableRawPointer] = []
+    /// Set when a foreign call's return has work: a pending exception or deferred closes
+    /// (the one flag the call path reads).
+    var attention = false
     /// The thread the runtime runs on (a callback from another thread cannot enter it).
     let thread = pthread_self()
 
@@ -59,11 +67,14 @@ public final class FFIRuntime {
     /// Loads `names` with dlopen (before lockdown): the libraries `Sable.dlopen` may open.
     /// Throws the first that does not load, with dlerror's message.
     public func load(libraries names: [String]) throws(LoadFailure) {
-        for name in names where !libraries.contains(where: { $0.name == name }) {
+        for name in names {
+            let known = libraries.first { $0.name == name }
+            if known?.handle != nil { continue }
             guard let h = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
                 throw LoadFailure(library: name, message: dlerror().map { String(cString: $0) } ?? "unknown error")
             }
-            libraries.append((name, h))
+            // A closed library named again (an embedder, outside lockdown) is loaded again.
+            if let known { known.handle = h } else { libraries.append(LoadedLibrary(name: name, handle: h)) }
         }
     }
 
@@ -134,6 +145,9 @@ public final class FFIRuntime {
             let named = libraries.isEmpty ? "none" : libraries.map { "'\($0.name)'" }.joined(separator: ", ")
             throw try rt.makeError(.error, "Sable.dlopen: '\(name)' was not \(librariesOrigin); named: \(named)")
         }
+        guard let handle = lib.handle else {
+            throw try rt.makeError(.error, "Sable.dlopen: '\(name)' was closed (every Sable.dlopen of it closed, so it was unloaded with dlclose); a library is loaded once, before lockdown, and cannot be loaded again")
+        }
         guard rt.isObject(symbolsValue) else {
             throw try rt.typeError("Sable.dlopen: the symbols must be an object ({ name: { parameters: [...], result: ... } }), got \(try rt.describeForError(symbolsValue))")
         }
@@ -159,8 +173,13 @@ public final class FFIRuntime {
                 cName = try rt.flatten(nameField).swiftString
             }
             let optional = rt.toBoolean(try rt.get(JSObject(def), "optional"))
+            if rt.toBoolean(try rt.get(JSObject(def), "nonblocking")) {
+                // Deno runs such a call on another thread and returns a Promise; the locked
+                // worker may not start a thread (no clone in its policy; see README).
+                throw try rt.typeError("\(what): nonblocking calls are not supported: they would need a thread, and the locked worker cannot start one")
+            }
             dlerror()
-            guard let address = dlsym(lib.handle, cName) else {
+            guard let address = dlsym(handle, cName) else {
                 if optional {
                     try rt.put(symbols, symbolName, .null, [.writable, .enumerable, .configurable])
                     continue
@@ -174,8 +193,12 @@ public final class FFIRuntime {
             try rt.put(symbols, symbolName, Value(cell: fn.cell), [.writable, .enumerable, .configurable])
         }
         try rt.put(result, "symbols", Value(cell: symbols.cell), [.writable, .enumerable, .configurable])
-        let close = try rt.makeNativeFunction("close", length: 0) { _, _, _, _ in
+        // Counted once the object is complete (a failed Sable.dlopen does not count).
+        lib.opens += 1
+        let close = try rt.makeNativeFunction("close", length: 0) { [unowned(unsafe) self] _, _, _, _ in
+            if library.closed { return .undefined }
             library.closed = true
+            self.release(lib)
             return .undefined
         }
         try rt.put(result, "close", Value(cell: close.cell), [.writable, .enumerable, .configurable])
@@ -232,16 +255,50 @@ public final class FFIRuntime {
 
     // MARK: - Exceptions from callbacks
 
-    /// Throws the exception a callback left pending, if any.
-    @inline(__always) func throwPending() throws(JSException) {
-        if pending.isEmpty { return }
-        let e = pending
-        pending = .empty
-        throw JSException(throwing: e)
-    }
-
     func setPending(_ error: JSException) {
         if pending.isEmpty { pending = error.value }
+        attention = true
+    }
+
+    /// One `Sable.dlopen` of `lib` closed: the last one unloads it (dlclose), at once when no
+    /// foreign call is running, else when the outermost one returns (a callback may close
+    /// the library whose code called it).
+    func release(_ lib: LoadedLibrary) {
+        lib.opens -= 1
+        guard lib.opens == 0, let handle = lib.handle else { return }
+        lib.handle = nil
+        if callbackDepth == 0 {
+            dlclose(handle)
+        } else {
+            deferredCloses.append(handle)
+            attention = true
+        }
+    }
+
+    /// After a foreign call, when `attention` is set: unloads the libraries closed during it
+    /// (when it was the outermost), then throws the exception a callback left pending.
+    func afterForeignCall() throws(JSException) {
+        if callbackDepth == 0 && !deferredCloses.isEmpty {
+            for h in deferredCloses { dlclose(h) }
+            deferredCloses.removeAll()
+        }
+        let e = pending
+        pending = .empty
+        attention = !deferredCloses.isEmpty
+        if !e.isEmpty { throw JSException(throwing: e) }
+    }
+}
+
+/// A library named before lockdown: its handle until the last `Sable.dlopen` of it closes
+/// (then nil: it was unloaded and cannot be opened again).
+final class LoadedLibrary {
+    let name: String
+    var handle: UnsafeMutableRawPointer?
+    /// Open `Sable.dlopen` results of it.
+    var opens = 0
+    init(name: String, handle: UnsafeMutableRawPointer) {
+        self.name = name
+        self.handle = handle
     }
 }
 

@@ -17,13 +17,35 @@ import Testing
         let lib = try #require(testLibrary, "cc could not build Fixtures/ffitest.c")
         let r = jsrun(["--jit=" + jit, "--ffi=" + lib, fixtures + "types.js", lib])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "types: 94 checks passed\n", "\(r.stderr)")
+        #expect(r.stdout == "types: 97 checks passed\n", "\(r.stderr)")
+    }
+
+    /// Every call through libffi's ffi_call (SABLE_FFI_CALL=libffi): the path of signatures
+    /// with more stack arguments than the direct call takes, on every signature of the tests.
+    @Test(arguments: ["on", "off"])
+    func everyCallThroughFFICall(jit: String) throws {
+        let lib = try #require(testLibrary)
+        let env = ["SABLE_FFI_CALL=libffi"]
+        let types = jsrun(["--jit=" + jit, "--ffi=" + lib, fixtures + "types.js", lib], environment: env)
+        #expect(types.status == 0 && types.stdout == "types: 97 checks passed\n", "\(types.stderr)")
+        let debian = jsrun(["--jit=" + jit, Self.debian, fixtures + "debian.js"], environment: env)
+        #expect(debian.status == 0 && debian.stdout == "debian: 24 checks passed\n", "\(debian.stderr)")
+    }
+
+    /// close() unloads the library when its last Sable.dlopen closes (at once, or when the
+    /// foreign call running a callback that closed it returns); it cannot be opened again.
+    /// `nonblocking` is refused.
+    @Test(arguments: ["on", "off", "eager"])
+    func closeUnloads(jit: String) throws {
+        let lib = try #require(testLibrary)
+        let r = jsrun(["--jit=" + jit, "--ffi=" + lib, fixtures + "close.js", lib])
+        #expect(r.status == 0 && r.stdout == "close: 7 checks passed\n", "\(r.stderr)")
     }
 
     @Test func underGCStress() throws {
         let lib = try #require(testLibrary)
         let r = jsrun(["--gc-stress", "--ffi=" + lib, fixtures + "types.js", lib])
-        #expect(r.status == 0 && r.stdout == "types: 94 checks passed\n", "\(r.stderr)")
+        #expect(r.status == 0 && r.stdout == "types: 97 checks passed\n", "\(r.stderr)")
     }
 
     /// Without --ffi there is no Sable, and jsrun runs its own static worker.

@@ -61,6 +61,40 @@ import Lockdown
         #expect(again.value == "'7,8,9'", "\(again)")
     }
 
+    /// The paths mapped in a process (/proc/PID/maps).
+    static func mappedPaths(_ pid: Int32) -> Set<String> {
+        guard let f = fopen("/proc/\(pid)/maps", "r") else { return [] }
+        defer { fclose(f) }
+        var paths = Set<String>()
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), f) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = text.firstIndex(of: "/") { paths.insert(String(text[slash...])) }
+        }
+        return paths
+    }
+
+    /// close() really unloads: after the last Sable.dlopen of a library is closed, the locked
+    /// worker no longer maps it (dlclose after lockdown only unmaps: munmap is in the policy),
+    /// and opening it again is an error, not a forbidden open that would kill the worker.
+    @Test func closeUnmapsTheLibrary() throws {
+        let lib = try #require(testLibrary)
+        var options = LockedWorker.Options(executable: ffiWorkerPath)
+        options.timeout = 60
+        options.ffiLibraries = [lib]
+        let w = try LockedWorker(options: options)
+        defer { w.close() }
+        let open = try w.evaluate("globalThis.l = Sable.dlopen('\(lib)', { t_i32: { parameters: ['i32'], result: 'i32' } }); l.symbols.t_i32(8)")
+        #expect(open.value == "7", "\(open)")
+        #expect(Self.mappedPaths(w.pid).contains(lib))
+        let closed = try w.evaluate("l.close(); try { Sable.dlopen('\(lib)', {}); 'opened' } catch (e) { e.message }")
+        #expect(closed.value?.contains("cannot be loaded again") == true, "\(closed)")
+        #expect(!Self.mappedPaths(w.pid).contains(lib), "still mapped after close()")
+        // The worker lives on.
+        let after = try w.evaluate("1 + 1")
+        #expect(after.value == "2", "\(after)")
+    }
+
     /// The filter a worker installs, as it printed it (SABLE_DUMP_SECCOMP_FILTER).
     static func installedFilter(_ args: [String]) throws -> (pid: Int32, region: ExecutableRegion, bpf: [UInt8]) {
         let r = jsrun(args + ["-e", "0"], environment: ["SABLE_DUMP_SECCOMP_FILTER=1"])

@@ -83,3 +83,22 @@ int32_t call_from_thread(void (*f)(void)) {
     pthread_join(t, 0);
     return 0;
 }
+
+// 32 arguments, integers and doubles in pairs: 18 on the stack on x86_64 (past the direct
+// call's 10 stack slots: through ffi_call). The sum of a_i * (i + 1).
+double weigh32(int32_t a0, int32_t a1, double a2, double a3, int32_t a4, int32_t a5, double a6, double a7, int32_t a8, int32_t a9, double a10, double a11, int32_t a12, int32_t a13, double a14, double a15, int32_t a16, int32_t a17, double a18, double a19, int32_t a20, int32_t a21, double a22, double a23, int32_t a24, int32_t a25, double a26, double a27, int32_t a28, int32_t a29, double a30, double a31) {
+    return a0 * 1 + a1 * 2 + a2 * 3 + a3 * 4 + a4 * 5 + a5 * 6 + a6 * 7 + a7 * 8 + a8 * 9 + a9 * 10 + a10 * 11 + a11 * 12 + a12 * 13 + a13 * 14 + a14 * 15 + a15 * 16 + a16 * 17 + a17 * 18 + a18 * 19 + a19 * 20 + a20 * 21 + a21 * 22 + a22 * 23 + a23 * 24 + a24 * 25 + a25 * 26 + a26 * 27 + a27 * 28 + a28 * 29 + a29 * 30 + a30 * 31 + a31 * 32;
+}
+
+// 16 arguments, 8 int64 then 8 float: 2 integer and 0 floating-point ones on the stack on x86_64.
+double weigh16(int64_t b0, int64_t b1, int64_t b2, int64_t b3, int64_t b4, int64_t b5, int64_t b6, int64_t b7, float b8, float b9, float b10, float b11, float b12, float b13, float b14, float b15) {
+    return (double)b0 * 1 + (double)b1 * 2 + (double)b2 * 3 + (double)b3 * 4 + (double)b4 * 5 + (double)b5 * 6 + (double)b6 * 7 + (double)b7 * 8 + (double)b8 * 9 + (double)b9 * 10 + (double)b10 * 11 + (double)b11 * 12 + (double)b12 * 13 + (double)b13 * 14 + (double)b14 * 15 + (double)b15 * 16;
+}
+
+// For tools/ffi-bench.sh: 8 arguments (x86_64: 2 of them on the stack), and 8 mixed ones.
+int32_t trivial8(int32_t a, int32_t b, int32_t c, int32_t d, int32_t e, int32_t f, int32_t g, int32_t h) {
+    return a + b + c + d + e + f + g + h;
+}
+int32_t mixed8(int32_t a, double b, int32_t c, float d, int32_t e, double f, int32_t g, float h) {
+    return a + c + e + g + (int32_t)(b + d + f + h);
+}

@@ -126,6 +126,18 @@ throws(() => s.call_kept(5), TypeError, /called after close\(\)/, "callback afte
 throws(() => new Sable.Callback(one("i32"), 5), TypeError, /must be a function/, "Callback needs a function");
 throws(() => new Sable.Callback({ parameters: ["i33"], result: "void" }, () => {}), TypeError, /unknown type "i33"/, "unknown type");
 throws(() => Sable.Callback(one("i32"), x => x), TypeError, /requires 'new'/, "Callback without new");
+// Long signatures: 16 arguments (2 on the stack on x86_64, f32 among them) and 32 (18 on the
+// stack: past the direct call's 10 stack slots, so through ffi_call).
+{
+  const t32 = Array.from({ length: 32 }, (_, i) => ((i >> 1) & 1) ? "f64" : "i32");
+  const t16 = [...Array(8).fill("i64"), ...Array(8).fill("f32")];
+  const w = Sable.dlopen(LIB, { weigh32: { parameters: t32, result: "f64" }, weigh16: { parameters: t16, result: "f64" } }).symbols;
+  const a32 = t32.map((t, i) => t === "i32" ? -(i + 1) * 1000 : i + 0.5);
+  eq(w.weigh32(...a32), a32.reduce((s, x, i) => s + x * (i + 1), 0), "32 arguments");
+  const a16 = t16.map((t, i) => t === "i64" ? (i % 2 ? -(2 ** 40) : i) : i + 0.25);
+  eq(w.weigh16(...a16), a16.reduce((s, x, i) => s + x * (i + 1), 0), "16 arguments");
+  throws(() => w.weigh32(...a32.slice(1)), TypeError, /expected 32 arguments/, "32 arguments, one missing");
+}
 // Definitions and library misuse.
 throws(() => Sable.dlopen(LIB, { t_i32: { parameters: ["void"], result: "i32" } }), TypeError, /unknown type "void"/, "void parameter");
 throws(() => Sable.dlopen(LIB, { t_i32: { parameters: "i32", result: "i32" } }), TypeError, /'parameters' must be an array/, "parameters not an array");
