@@ -25,6 +25,11 @@ test "$(.build/release/jsrun examples/modules/main.mjs | tail -1)" = "lazy: 42 t
 
 echo "== FFI: jsrun --ffi calling libm, libc (qsort with a JS comparator) and libz in the locked worker"
 test "$(.build/release/jsrun --ffi=libm.so.6,libc.so.6,libz.so.1 Tests/FFITests/Fixtures/debian.js)" = "debian: 24 checks passed"
+FFI_TMP="$(mktemp -d)"
+cc -shared -fPIC -o "$FFI_TMP/libffitest.so" Tests/FFITests/Fixtures/ffitest.c -lpthread
+test "$(.build/release/jsrun --ffi="$FFI_TMP/libffitest.so" Tests/FFITests/Fixtures/close.js "$FFI_TMP/libffitest.so")" = "close: 7 checks passed"
+test "$(SABLE_FFI_CALL=libffi .build/release/jsrun --ffi="$FFI_TMP/libffitest.so" Tests/FFITests/Fixtures/types.js "$FFI_TMP/libffitest.so")" = "types: 97 checks passed"
+rm -rf "$FFI_TMP"
 
 echo "== memory limit: out-of-memory RangeErrors under --max-heap=64M, engine limits, sparse elements"
 tools/memory-limit.sh
@@ -42,6 +47,14 @@ tools/browser-session-e2e.sh .build/release/sable
 
 echo "== browser: the GTK 4 window under Xvfb, driven with xdotool"
 tools/browser-window-e2e.sh .build/release/sable
+
+echo "== browser: a hung page in the window (other tabs answer, Wait / Stop page)"
+tools/browser-hang-e2e.sh .build/release/sable
+
+echo "== fuzzing: each libFuzzer harness for a short run on the repository's seeds (issue 15)"
+for target in parser regexp ipc json interp; do
+    tools/fuzz/run.sh --ci "$target" "${FUZZ_SECONDS:-30}"
+done
 
 echo "== JIT: every bench script the same with --jit=eager and --jit=warm as with --jit=off"
 tools/jit-compare.sh
