@@ -39,8 +39,8 @@ import JSSyntax
         let (block, length, max) = try #require(main.sharedBlock(of: sab))
         WaiterRegistry.shared.agentStarted(1)
         defer { WaiterRegistry.shared.agentStarted(-1) }
-        let done = NSCondition()
-        var result = ""
+        final class Box: @unchecked Sendable { let done = NSCondition(); var result = "" }
+        let box = Box()
         let thread = Thread {
             let rt = Runtime()
             var r = "setup failed"
@@ -56,7 +56,7 @@ import JSSyntax
             } catch {
                 r = "threw"
             }
-            done.lock(); result = r; done.broadcast(); done.unlock()
+            box.done.lock(); box.result = r; box.done.broadcast(); box.done.unlock()
         }
         thread.stackSize = 16 << 20
         thread.start()
@@ -68,10 +68,10 @@ import JSSyntax
             n + ',' + Atomics.load(a, 2)
             """))
         #expect(try main.flatten(try main.toString(v)).swiftString == "1,5")
-        done.lock()
-        while result.isEmpty { done.wait() }
-        done.unlock()
-        #expect(result == "ok")
+        box.done.lock()
+        while box.result.isEmpty { box.done.wait() }
+        box.done.unlock()
+        #expect(box.result == "ok")
     }
 
     @Test func atomicOperationsOnOneRuntime() throws {
