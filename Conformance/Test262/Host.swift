@@ -12,8 +12,8 @@ final class PrintLog {
 /// non-enumerable), before the harness runs.
 ///
 /// `$262` has `global`, `evalScript`, `gc`, `detachArrayBuffer`, `createRealm` (a new
-/// realm of the same runtime, with its own `print` and `$262`) and `IsHTMLDDA`; `agent`
-/// and `AbstractModuleSource` are absent. Returns `$262`.
+/// realm of the same runtime, with its own `print` and `$262`) and `IsHTMLDDA`; `agent` is
+/// added by Agents.swift, `AbstractModuleSource` is absent. Returns `$262`.
 @discardableResult
 func installHost(_ rt: Runtime, log: PrintLog) throws(JSException) -> Value {
     let global = rt.realm.global!

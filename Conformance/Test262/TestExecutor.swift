@@ -13,6 +13,9 @@ final class TestExecutor {
     private var harnessCache: [String: [UInt8]] = [:]
     /// The print log of the runtime `freshRuntime` made last.
     var currentLog = PrintLog()
+    /// The agents of the runtime `freshRuntime` made last (`$262.agent`), shut down at
+    /// the end of its run.
+    var currentHub: AgentHub?
     /// Applied to every fresh runtime (the JIT, in a worker run with `--jit`).
     var configureRuntime: (Runtime) -> Void = { _ in }
 
@@ -106,6 +109,7 @@ final class TestExecutor {
     /// Evaluates one script in a fresh runtime.
     func execute(_ source: SourceFile, testPath: String) -> Ending {
         guard let rt = freshRuntime() else { return .threw(phase: "setup", type: "Error", message: "runtime setup failed") }
+        defer { shutDownAgents() }
         installModuleLoader(rt, testPath: testPath)
         let log = currentLog
 
@@ -128,8 +132,13 @@ final class TestExecutor {
             return .threw(phase: "runtime", type: type, message: message)
         }
         // Drain the promise job queue (async tests report through promise reactions).
+        // Then settle Atomics.waitAsync waiters (notified by agents, or timing out).
         do {
             try rt.runJobs()
+            while rt.hasPendingAsyncWaiters {
+                try rt.settleAsyncWaiters(maxWait: 0.05)
+                try rt.runJobs()
+            }
         } catch {
             let (type, message) = describeThrown(rt, error.value)
             return .threw(phase: "runtime", type: type, message: "(in a promise job) " + message)
@@ -148,15 +157,25 @@ final class TestExecutor {
         rt.outputHook = { _ in }
         rt.errorOutputHook = { _ in }
         let log = PrintLog()
+        let hub = AgentHub(root: root, maxHeapBytes: maxHeapBytes)
         do {
-            try installHost(rt, log: log)
+            let host = try installHost(rt, log: log)
+            try installAgentMain(rt, host: host, hub: hub)
         } catch {
             return nil
         }
+        shutDownAgents()
+        currentHub = hub
         rt.heap.maxHeapBytes = maxHeapBytes
         configureRuntime(rt)
         currentLog = log
         return rt
+    }
+
+    /// Ends the agents of the last runtime (before the runtime goes).
+    func shutDownAgents() {
+        currentHub?.shutDown()
+        currentHub = nil
     }
 
     /// The thrown value's constructor name (what `negative.type` names) and its message.

@@ -33,6 +33,9 @@ func workerMain(_ args: [String]) -> Never {
     dup2(2, 1)
     if responses < 0 { fail("worker: dup failed") }
 
+    // Threads for `$262.agent` (Agents.swift), started now: the locked-down policy has no clone.
+    AgentThreadPool.shared = AgentThreadPool(size: 8, stackSize: 16 << 20)
+
     // Deeply nested tests must hit the parser's and the interpreter's limits, not the
     // native stack's: run on a thread with a large stack. The runtime is created on it
     // (the collector scans the stack of the thread that made the heap).

@@ -75,3 +75,61 @@ int sable_release_free_memory(void) {
     return 0;
 #endif
 }
+
+// Sequentially consistent atomics on 1-, 2-, 4- and 8-byte integers (Atomics on shared
+// memory that other threads' agents access at the same time).
+#define SABLE_RMW(T, q, op, v) \
+    do { \
+        T *q_ = (T *)(q); T x_ = (T)(v); \
+        switch (op) { \
+        case 0: return __atomic_fetch_add(q_, x_, __ATOMIC_SEQ_CST); \
+        case 1: return __atomic_fetch_and(q_, x_, __ATOMIC_SEQ_CST); \
+        case 2: return __atomic_exchange_n(q_, x_, __ATOMIC_SEQ_CST); \
+        case 3: return __atomic_fetch_or(q_, x_, __ATOMIC_SEQ_CST); \
+        case 4: return __atomic_fetch_sub(q_, x_, __ATOMIC_SEQ_CST); \
+        default: return __atomic_fetch_xor(q_, x_, __ATOMIC_SEQ_CST); \
+        } \
+    } while (0)
+
+uint64_t sable_atomic_rmw(void *p, int size, int op, uint64_t v) {
+    switch (size) {
+    case 1: SABLE_RMW(uint8_t, p, op, v);
+    case 2: SABLE_RMW(uint16_t, p, op, v);
+    case 4: SABLE_RMW(uint32_t, p, op, v);
+    default: SABLE_RMW(uint64_t, p, op, v);
+    }
+}
+
+#define SABLE_CAS(T, p, expected, replacement) \
+    do { \
+        T e_ = (T)(expected); \
+        __atomic_compare_exchange_n((T *)(p), &e_, (T)(replacement), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        return e_; \
+    } while (0)
+
+uint64_t sable_atomic_compare_exchange(void *p, int size, uint64_t expected, uint64_t replacement) {
+    switch (size) {
+    case 1: SABLE_CAS(uint8_t, p, expected, replacement);
+    case 2: SABLE_CAS(uint16_t, p, expected, replacement);
+    case 4: SABLE_CAS(uint32_t, p, expected, replacement);
+    default: SABLE_CAS(uint64_t, p, expected, replacement);
+    }
+}
+
+uint64_t sable_atomic_load(void *p, int size) {
+    switch (size) {
+    case 1: return __atomic_load_n((uint8_t *)p, __ATOMIC_SEQ_CST);
+    case 2: return __atomic_load_n((uint16_t *)p, __ATOMIC_SEQ_CST);
+    case 4: return __atomic_load_n((uint32_t *)p, __ATOMIC_SEQ_CST);
+    default: return __atomic_load_n((uint64_t *)p, __ATOMIC_SEQ_CST);
+    }
+}
+
+void sable_atomic_store(void *p, int size, uint64_t v) {
+    switch (size) {
+    case 1: __atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_SEQ_CST); break;
+    case 2: __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_SEQ_CST); break;
+    case 4: __atomic_store_n((uint32_t *)p, (uint32_t)v, __ATOMIC_SEQ_CST); break;
+    default: __atomic_store_n((uint64_t *)p, v, __ATOMIC_SEQ_CST); break;
+    }
+}

@@ -80,6 +80,12 @@ public final class CodeBlock: @unchecked Sendable {
     public var isDefaultDerivedConstructor = false
     /// The function creates an `arguments` object at entry.
     public var usesArguments = false
+    /// A sloppy function with simple parameters whose `arguments` object is mapped
+    /// (CreateMappedArgumentsObject): parameter i lives in function-environment slot
+    /// `mappedArgumentsSlot + i` (-1: no mapping). `shadowedParameters` lists the
+    /// parameters a later one of the same name hides: their indices are never mapped.
+    public var mappedArgumentsSlot = -1
+    public var shadowedParameters: [Int] = []
     /// The runtime's index of the module this code belongs to (-1: script, eval or function code).
     public var moduleID = -1
     /// Runtime-owned per-code data (materialized constants, inline caches).

@@ -143,7 +143,30 @@ extension FunctionCompiler {
             cs.environmentSize += 1
             cs.hasEnvironment = true
         }
-        if fn.hasSimpleParameterList {
+        // A mapped arguments object (sloppy, simple parameters) aliases the parameters:
+        // they live in consecutive function-environment slots that the object reads and
+        // writes through (JavaScriptCore's ScopedArguments). A function that does not use
+        // `arguments` keeps them in registers.
+        let mapsArguments = usesArgumentsObject && !fn.isStrict && fn.hasSimpleParameterList && !fn.params.isEmpty
+        if mapsArguments {
+            code.mappedArgumentsSlot = cs.environmentSize
+            for (i, p) in fn.params.enumerated() {
+                guard case .identifier(let name) = p.kind else { continue }
+                let shadowed = fn.params[(i + 1)...].contains(where: { if case .identifier(name) = $0.kind { return true }; return false })
+                if shadowed {
+                    code.shadowedParameters.append(i)
+                    cs.slotNames.append("%shadowed")
+                } else {
+                    // A function declaration of the same name placed by `enterScope` binds
+                    // the parameter instead: its own slot goes unnamed.
+                    if case .environment(0, let old)? = cs.names[name]?.location { cs.slotNames[old] = "%shadowed" }
+                    cs.names[name] = BindingInfo(location: .environment(hops: 0, slot: cs.environmentSize), kind: .parameter, declarationEnd: -1)
+                    cs.slotNames.append(name)
+                }
+                cs.environmentSize += 1
+            }
+            cs.hasEnvironment = true
+        } else if fn.hasSimpleParameterList {
             for (i, p) in fn.params.enumerated() {
                 guard case .identifier(let name) = p.kind else { continue }
                 let captured = fn.scope.binding(named: name)?.isCaptured == true || fn.scope.containsDirectEval

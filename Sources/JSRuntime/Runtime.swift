@@ -30,6 +30,8 @@ public final class Runtime {
     var permanentRoots: [Value] = []
     /// Weak references: what a collection found of WeakMaps, WeakRefs and registries (Builtins/WeakRefs.swift).
     let weakState = WeakState()
+    /// SharedArrayBuffer blocks and Atomics waiters (Builtins/SharedMemory.swift).
+    let sharedMemory = SharedMemoryState()
 
     /// The current realm: the realm of the running function (Realms.swift).
     public var realm: Realm!

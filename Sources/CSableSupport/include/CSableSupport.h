@@ -41,4 +41,12 @@ int sable_seccomp_mode(void);
 /// (FUTEX_WAIT_PRIVATE; nanosleep and clock_nanosleep are not on its list).
 void sable_sleep_nanoseconds(uint64_t nanoseconds);
 
+/// Sequentially consistent atomics on the 1-, 2-, 4- or 8-byte integer at `p` (aligned):
+/// read-modify-write `op` (0 add, 1 and, 2 exchange, 3 or, 4 sub, 5 xor) and
+/// compare-exchange return the old value (zero-extended).
+uint64_t sable_atomic_rmw(void *p, int size, int op, uint64_t v);
+uint64_t sable_atomic_compare_exchange(void *p, int size, uint64_t expected, uint64_t replacement);
+uint64_t sable_atomic_load(void *p, int size);
+void sable_atomic_store(void *p, int size, uint64_t v);
+
 #endif

@@ -38,8 +38,9 @@ final class BinaryIntrinsics {
     var typedArrayValues = Value.undefined
     /// BigInt element conversions, set by the BigInt library (see TypedArrays.swift).
     var bigIntHooks: BigIntElementHooks?
-    /// Atomics.waitAsync's waiters (this agent's only): buffer, byte index, promise.
-    var asyncWaiters: [(buffer: Value, byteIndex: Int, promise: Value)] = []
+    /// Atomics.waitAsync's waiters of this realm not settled yet: buffer, waiter, promise
+    /// (Builtins/SharedMemory.swift).
+    var asyncWaiters: [(buffer: Value, record: WaiterRecord, promise: Value)] = []
 
     func mark(_ m: inout Heap.Marker) {
         for o in [arrayBufferPrototype, arrayBufferConstructor, sharedArrayBufferPrototype, sharedArrayBufferConstructor,
@@ -94,7 +95,9 @@ extension Runtime {
     func installBufferHooks() {
         // unowned(unsafe): also called from the runtime's deinit (Heap.releaseAll).
         kindFinalizeHooks[Int(CellKind.arrayBuffer.rawValue)] = { [unowned(unsafe) self] o in
-            if let p = o.bufferData {
+            if o.isSharedBuffer {
+                self.releaseSharedBlock(o)
+            } else if let p = o.bufferData {
                 free(p)
                 self.heap.releaseExternal(o.bufferByteLength)
                 o.setWord(0, 0)
@@ -120,6 +123,13 @@ extension Runtime {
         defer { heap.popRoots(1) }
         if let m = maxByteLength, m > Runtime.maxBufferByteLength {
             throw try rangeError("Array buffer allocation failed: maximum of \(m) bytes")
+        }
+        if shared {
+            // At its maximum length at once: growing never moves the bytes other agents see.
+            let block = try allocateSharedBlock(maxByteLength ?? byteLength)
+            attachSharedBlock(o, block, byteLength: byteLength, maxByteLength: maxByteLength ?? byteLength)
+            if maxByteLength != nil { o.flags |= BufferFlags.resizable }
+            return o
         }
         let p = try allocateDataBlock(byteLength)
         o.setWord(0, UInt64(UInt(bitPattern: p)))
@@ -147,6 +157,11 @@ extension Runtime {
     func resizeBufferBlock(_ o: JSObject, _ newLength: Int) throws(JSException) {
         let old = o.bufferByteLength
         if newLength == old { return }
+        if o.isSharedBuffer {
+            // The block has the maximum length already (zeroed); a SharedArrayBuffer only grows.
+            o.setWord(1, UInt64(newLength))
+            return
+        }
         if newLength > old { try reserveExternal(newLength - old) }
         guard let p = realloc(o.bufferData, max(newLength, 1)) else {
             if newLength > old { heap.releaseExternal(newLength - old) }

@@ -353,7 +353,7 @@ extension Runtime {
                     try rt.resolvePromise(p, .undefined)
                     return Value(cell: p.cell)
                 }
-                let result = try rt.call(ret, this: this, .undefined)
+                let result = try rt.call(ret, this: this)   // no arguments (as %IteratorPrototype%[@@dispose])
                 rt.heap.pushRoot(result)
                 defer { rt.heap.popRoots(1) }
                 let wrapped = try rt.promiseResolve(Value(cell: rt.realm.promiseConstructor.cell), result)

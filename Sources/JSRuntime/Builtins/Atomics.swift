@@ -1,8 +1,9 @@
 // The Atomics object (https://tc39.es/ecma262/#sec-atomics-object).
 //
-// One agent runs per runtime and a runtime runs on one thread, so every operation is a
-// plain read-modify-write of the buffer. `wait` blocks the agent for the timeout (no
-// other agent can notify it); `notify` wakes no one (there are no waiters).
+// Every operation is a sequentially consistent atomic on the element (CSableSupport's
+// `sable_atomic_*`): other agents, on other threads, may use the same SharedArrayBuffer
+// at the same time. `wait`, `waitAsync` and `notify` use the process-wide waiter list of
+// Builtins/SharedMemory.swift.
 
 import CSableSupport
 #if canImport(Glibc)
@@ -47,26 +48,18 @@ extension Runtime {
         return UInt64(bitPattern: Int64(jsToInt32Bits(v.asNumber)))
     }
 
-    func atomicLoadBits(_ p: UnsafeMutableRawPointer, _ size: Int) -> UInt64 {
-        switch size {
-        case 1: return UInt64(p.load(as: UInt8.self))
-        case 2: return UInt64(p.load(as: UInt16.self))
-        case 4: return UInt64(p.load(as: UInt32.self))
-        default: return p.load(as: UInt64.self)
+    /// The value of element bits (zero-extended) for kind `k`.
+    func atomicValue(_ bits: UInt64, _ k: TypedArrayKind) throws(JSException) -> Value {
+        var b = bits
+        return try withUnsafeBytes(of: &b) { raw throws(JSException) -> Value in
+            if k.isBigInt { return try loadBigIntElement(raw.baseAddress!, k) }
+            return loadNumberElement(raw.baseAddress!, k)
         }
     }
 
-    func atomicStoreBits(_ p: UnsafeMutableRawPointer, _ size: Int, _ bits: UInt64) {
-        switch size {
-        case 1: p.storeBytes(of: UInt8(truncatingIfNeeded: bits), as: UInt8.self)
-        case 2: p.storeBytes(of: UInt16(truncatingIfNeeded: bits), as: UInt16.self)
-        case 4: p.storeBytes(of: UInt32(truncatingIfNeeded: bits), as: UInt32.self)
-        default: p.storeBytes(of: bits, as: UInt64.self)
-        }
-    }
-
-    /// AtomicReadModifyWrite: returns the old element value.
-    func atomicRMW(_ args: UnsafeBufferPointer<Value>, _ name: String, _ op: (UInt64, UInt64) -> UInt64) throws(JSException) -> Value {
+    /// AtomicReadModifyWrite: returns the old element value. `op`: 0 add, 1 and,
+    /// 2 exchange, 3 or, 4 sub, 5 xor (`sable_atomic_rmw`).
+    func atomicRMW(_ args: UnsafeBufferPointer<Value>, _ name: String, _ op: Int32) throws(JSException) -> Value {
         let (o, len) = try validateIntegerTypedArray(arg(args, 0), waitable: false, name)
         let i = try validateAtomicAccess(o, len, arg(args, 1), name)
         let k = o.typedArrayKind
@@ -74,11 +67,8 @@ extension Runtime {
         heap.pushRoot(v)
         defer { heap.popRoots(1) }
         try revalidateAtomicAccess(o, i, name)
-        let old = try typedArrayLoad(o, i)
         let p = o.viewBuffer.bufferData! + o.viewByteOffset + (i << k.shift)
-        let before = atomicLoadBits(p, k.size)
-        atomicStoreBits(p, k.size, op(before, atomicBits(v, k)))
-        return old
+        return try atomicValue(sable_atomic_rmw(p, Int32(k.size), op, atomicBits(v, k)), k)
     }
 
     /// Atomics.wait / Atomics.waitAsync (DoWait).
@@ -105,23 +95,23 @@ extension Runtime {
             try createDataProperty(r, key(static: "value"), value)
             return Value(cell: r.cell)
         }
+        let p = o.viewBuffer.bufferData! + o.viewByteOffset + (i << k.shift)
         if async {
             if !equal { return try result(false, try makeString("not-equal")) }
             if t == 0 { return try result(false, try makeString("timed-out")) }
-            // Resolved with "ok" by Atomics.notify on this location (this host has no timers,
-            // so a timeout never settles it).
+            // Settled with "ok" by Atomics.notify (any agent's) or "timed-out" at the
+            // timeout, by this agent (`settleAsyncWaiters`).
             let promise = try newPromiseObject()
-            realm.binary.asyncWaiters.append((Value(cell: o.viewBuffer.cell), o.viewByteOffset + (i << k.shift), Value(cell: promise.cell)))
+            heap.pushRoot(Value(cell: promise.cell))
+            defer { heap.popRoots(1) }
+            guard let w = atomicsWaitAsyncRegister(p, size: k.size, expected: atomicBits(v, k), timeout: t) else {
+                return try result(false, try makeString("not-equal"))
+            }
+            realm.binary.asyncWaiters.append((Value(cell: o.viewBuffer.cell), w, Value(cell: promise.cell)))
             return try result(true, Value(cell: promise.cell))
         }
         if !equal { return try makeString("not-equal") }
-        if t.isInfinite {
-            throw try typeError("Atomics.wait: waiting without a timeout would block forever (this host has one agent)")
-        }
-        // No other agent can notify: the wait ends at the timeout.
-        // (A futex wait: the locked worker may not call nanosleep.)
-        if t > 0 { sable_sleep_nanoseconds(UInt64(min(t, 9.2e12) * 1_000_000)) }
-        return try makeString("timed-out")
+        return try makeString(try atomicsWaitBlocking(p, size: k.size, expected: atomicBits(v, k), timeout: t))
     }
 
     func installAtomics() throws(JSException) {
@@ -130,10 +120,7 @@ extension Runtime {
         defer { heap.popRoots(1) }
         try put(realm.global, "Atomics", Value(cell: atomics.cell))
         try defineOwnProperty(atomics, symbolKey(wellKnown.toStringTag), .data(try makeString("Atomics"), [.configurable]))
-        let ops: [(String, (UInt64, UInt64) -> UInt64)] = [
-            ("add", { $0 &+ $1 }), ("and", { $0 & $1 }), ("exchange", { $1 }), ("or", { $0 | $1 }),
-            ("sub", { $0 &- $1 }), ("xor", { $0 ^ $1 }),
-        ]
+        let ops: [(String, Int32)] = [("add", 0), ("and", 1), ("exchange", 2), ("or", 3), ("sub", 4), ("xor", 5)]
         for (name, op) in ops {
             try method(atomics, name, 3) { rt, _, args, _ throws(JSException) in try rt.atomicRMW(args, name, op) }
         }
@@ -148,13 +135,10 @@ extension Runtime {
             rt.heap.pushRoot(replacement)
             defer { rt.heap.popRoots(1) }
             try rt.revalidateAtomicAccess(o, i, "compareExchange")
-            let old = try rt.typedArrayLoad(o, i)
             let p = o.viewBuffer.bufferData! + o.viewByteOffset + (i << k.shift)
             let mask: UInt64 = k.size == 8 ? ~0 : (1 << UInt64(k.size * 8)) - 1
-            if rt.atomicLoadBits(p, k.size) & mask == rt.atomicBits(expected, k) & mask {
-                rt.atomicStoreBits(p, k.size, rt.atomicBits(replacement, k))
-            }
-            return old
+            let old = sable_atomic_compare_exchange(p, Int32(k.size), rt.atomicBits(expected, k) & mask, rt.atomicBits(replacement, k))
+            return try rt.atomicValue(old, k)
         }
         try method(atomics, "isLockFree", 1) { rt, _, args, _ throws(JSException) in
             let n = try rt.toIntegerOrInfinity(rt.arg(args, 0))
@@ -164,7 +148,9 @@ extension Runtime {
             let (o, len) = try rt.validateIntegerTypedArray(rt.arg(args, 0), waitable: false, "load")
             let i = try rt.validateAtomicAccess(o, len, rt.arg(args, 1), "load")
             try rt.revalidateAtomicAccess(o, i, "load")
-            return try rt.typedArrayLoad(o, i)
+            let k = o.typedArrayKind
+            let p = o.viewBuffer.bufferData! + o.viewByteOffset + (i << k.shift)
+            return try rt.atomicValue(sable_atomic_load(p, Int32(k.size)), k)
         }
         try method(atomics, "store", 3) { rt, _, args, _ throws(JSException) in
             let (o, len) = try rt.validateIntegerTypedArray(rt.arg(args, 0), waitable: false, "store")
@@ -175,7 +161,7 @@ extension Runtime {
             defer { rt.heap.popRoots(1) }
             try rt.revalidateAtomicAccess(o, i, "store")
             let p = o.viewBuffer.bufferData! + o.viewByteOffset + (i << k.shift)
-            rt.atomicStoreBits(p, k.size, rt.atomicBits(v, k))
+            sable_atomic_store(p, Int32(k.size), rt.atomicBits(v, k))
             return k.isBigInt ? v : Value(v.asNumber + 0.0)
         }
         try method(atomics, "wait", 4) { rt, _, args, _ throws(JSException) in
@@ -192,23 +178,8 @@ extension Runtime {
             if !c.isUndefined { count = max(try rt.toIntegerOrInfinity(c), 0) }
             let buffer = o.viewBuffer
             if !buffer.isSharedBuffer { return Value(int32: 0) }
-            let byteIndex = o.viewByteOffset + (i << o.typedArrayKind.shift)
-            // Wake the async waiters on this location, oldest first.
-            var woken: [Value] = []
-            var kept: [(buffer: Value, byteIndex: Int, promise: Value)] = []
-            for w in rt.realm.binary.asyncWaiters {
-                if Double(woken.count) < count && w.buffer.asCell == buffer.cell && w.byteIndex == byteIndex {
-                    woken.append(w.promise)
-                } else {
-                    kept.append(w)
-                }
-            }
-            if woken.isEmpty { return Value(int32: 0) }
-            rt.realm.binary.asyncWaiters = kept
-            try rt.withRootedValues(woken) { () throws(JSException) in
-                for p in woken { try rt.resolvePromise(JSObject(p), try rt.makeString("ok")) }
-            }
-            return Value(woken.count)
+            let p = buffer.bufferData! + o.viewByteOffset + (i << o.typedArrayKind.shift)
+            return Value(try rt.atomicsNotifyWaiters(p, count: count))
         }
         try method(atomics, "pause", 0) { rt, _, args, _ throws(JSException) in
             let n = rt.arg(args, 0)

@@ -55,6 +55,8 @@ extension Runtime {
         while true {
             let q = realm.jobQueue!
             clearKeptObjects()
+            // Atomics.waitAsync waiters that were notified or timed out settle between jobs.
+            if sharedMemory.pendingAsync > 0 { try settleAsyncWaiters(maxWait: 0) }
             if jobHead >= Int(q.arrayLength) {
                 q.elementsLength = 0
                 q.arrayLength = 0

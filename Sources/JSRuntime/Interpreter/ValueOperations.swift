@@ -138,6 +138,7 @@ extension Runtime {
     @inline(__always)
     func argumentsValue(_ fp: UnsafeMutablePointer<Frame>, _ data: CodeData, strict: Bool) throws(JSException) -> Value {
         unowned(unsafe) let code = data.code
+        if !strict && code.mappedArgumentsSlot >= 0 { return try makeMappedArgumentsObject(fp, code) }
         return try makeArgumentsObject(fp, parameterCount: code.parameterCount, registerCount: code.registerCount,
                                        strict: strict)
     }

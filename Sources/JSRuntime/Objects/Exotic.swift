@@ -25,6 +25,7 @@ extension Runtime {
     func exoticGetOwnProperty(_ o: JSObject, _ key: Key) throws(JSException) -> OwnProperty? {
         switch o.kind {
         case .proxy: return try proxyGetOwnProperty(o, key)
+        case .arguments: return try argumentsGetOwnProperty(o, key)
         default: return try ordinaryGetOwnProperty(o, key)
         }
     }
@@ -33,6 +34,7 @@ extension Runtime {
     func exoticDefineOwnProperty(_ o: JSObject, _ key: Key, _ desc: PropertyDescriptor) throws(JSException) -> Bool {
         switch o.kind {
         case .proxy: return try proxyDefineOwnProperty(o, key, desc)
+        case .arguments: return try argumentsDefineOwnProperty(o, key, desc)
         default: return try ordinaryDefineOwnProperty(o, key, desc)
         }
     }
@@ -41,6 +43,7 @@ extension Runtime {
     func exoticHasProperty(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
         switch o.kind {
         case .proxy: return try proxyHas(o, key)
+        case .arguments: return try argumentsHasProperty(o, key)
         default: return try ordinaryHasProperty(o, key)
         }
     }
@@ -49,6 +52,7 @@ extension Runtime {
     func exoticGet(_ o: JSObject, _ key: Key, receiver: Value) throws(JSException) -> Value {
         switch o.kind {
         case .proxy: return try proxyGet(o, key, receiver: receiver)
+        case .arguments: return try argumentsGet(o, key, receiver: receiver)
         default: return try ordinaryGet(o, key, receiver: receiver)
         }
     }
@@ -57,6 +61,7 @@ extension Runtime {
     func exoticSet(_ o: JSObject, _ key: Key, _ value: Value, receiver: Value) throws(JSException) -> Bool {
         switch o.kind {
         case .proxy: return try proxySet(o, key, value, receiver: receiver)
+        case .arguments: return try argumentsSet(o, key, value, receiver: receiver)
         default: return try ordinarySet(o, key, value, receiver: receiver)
         }
     }
@@ -65,6 +70,7 @@ extension Runtime {
     func exoticDelete(_ o: JSObject, _ key: Key) throws(JSException) -> Bool {
         switch o.kind {
         case .proxy: return try proxyDelete(o, key)
+        case .arguments: return try argumentsDelete(o, key)
         default: return try ordinaryDelete(o, key)
         }
     }
@@ -73,6 +79,7 @@ extension Runtime {
     func exoticOwnKeys(_ o: JSObject) throws(JSException) -> [Key] {
         switch o.kind {
         case .proxy: return try proxyOwnKeys(o)
+        case .arguments: return try argumentsOwnKeys(o)
         default: return try ordinaryOwnKeys(o)
         }
     }

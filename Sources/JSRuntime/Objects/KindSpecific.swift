@@ -20,7 +20,9 @@ extension Runtime {
                 marker.mark(args + 1, count: Int(args.pointee.bits))
             }
         case .arguments:
+            // A mapped arguments object's function environment and large map (MappedArguments.swift).
             marker.mark(cell: UnsafeMutableRawPointer(bitPattern: UInt(o.word(1))))
+            if o.flags & ArgumentsFlags.largeMap != 0 { marker.mark(cell: UnsafeMutableRawPointer(bitPattern: UInt(o.word(2)))) }
         default:
             break
         }
