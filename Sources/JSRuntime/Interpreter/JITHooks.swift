@@ -385,11 +385,11 @@ extension Runtime {
     }
 
     /// Arms a step budget (nil: none): every loop back edge and interpreter entry the
-    /// interpreter takes spends a step; when none is left each one throws `RangeError:
-    /// step budget exhausted` (a catch cannot resume a loop: its next back edge throws
-    /// again; 64 backtracks of a regexp search cost a step), so every script ends (an embedding's watchdog: the
-    /// fuzzers run each input with one). Counted where the JIT counts hotness, so an
-    /// unarmed runtime pays nothing more; compiled code does not count.
+    /// interpreter takes spends a step, and 64 backtracks of a regexp search cost one; when
+    /// none is left each one throws `RangeError: step budget exhausted` (a catch cannot
+    /// resume a loop: its next back edge throws again), so every script ends (an
+    /// embedding's watchdog: the fuzzers run each input with one). Counted where the JIT
+    /// counts hotness, so an unarmed runtime pays nothing more; compiled code does not count.
     public func setStepBudget(_ steps: Int?) {
         stepsLeft = steps ?? .max
         stepBudgetArmed = steps != nil
