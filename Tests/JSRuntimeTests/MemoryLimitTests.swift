@@ -98,6 +98,34 @@ private func evalLimited(_ fill: String, then recover: String, maxHeap: Int) thr
         #expect(heap.peakBytes < 16 << 20)
     }
 
+    /// indexOf, lastIndexOf and includes walk a sparse array's keys, not every index up to
+    /// its length (a billion holes), with every observable step of the spec's loop kept.
+    @Test func searchesWalkOnlyTheElements() throws {
+        let (r, _) = try eval("""
+            var a = []; a[5] = 'x'; a[2e9] = 'y'; a[3e9] = undefined;
+            var out = [a.indexOf('y'), a.lastIndexOf('x'), a.indexOf('z'), a.includes('y'),
+                       a.includes('z'), a.includes(undefined), a.indexOf(undefined),
+                       a.lastIndexOf('y', 1e9), a.indexOf('x', 6), a.includes(undefined, 2e9 + 1)];
+            // includes(undefined) finds the first hole; indexOf skips holes.
+            var h = []; h[0] = 1; h[1] = undefined; h[1e6] = 2;
+            out.push(h.includes(undefined), h.indexOf(undefined));
+            // A getter that adds an element further on: the rest of the loop sees it.
+            var g = []; g[1e6] = 0;
+            Object.defineProperty(g, 10, { get: function () { g[5e5] = 'late'; return 1; } });
+            out.push(g.indexOf('late'));
+            var gd = []; gd[1e6] = 0;
+            Object.defineProperty(gd, 9e5, { get: function () { gd[5e5] = 'early'; return 1; } });
+            out.push(gd.lastIndexOf('early'));
+            // An index on the prototype is found through the hole (the plain loop).
+            var p = []; p[1e5] = 1; var q = Object.create(p); q.length = 2e5; q[3] = 'own';
+            out.push(Array.prototype.indexOf.call(q, 1), Array.prototype.includes.call(q, 1));
+            // An array-like with a huge length.
+            out.push(Array.prototype.indexOf.call({ length: 2 ** 52, 7: 'n', 4e15: 'm' }, 'm'));
+            out.join()
+            """)
+        #expect(r == "2000000000,5,-1,true,false,true,3000000000,-1,-1,true,true,1,500000,500000,100000,true,4000000000000000")
+    }
+
     @Test func denseArraysStayDense() throws {
         let rt = Runtime()
         try rt.initializeRealm()

@@ -421,13 +421,8 @@ extension Runtime {
             if len == 0 { return .false }
             let n = try rt.toIntegerOrInfinity(rt.arg(args, 1))
             if n == .infinity { return .false }
-            var k = rt.clampRelative(n, len)
-            let target = rt.arg(args, 0)
-            while k < len {
-                if rt.sameValueZero(try rt.getIndex(o, k), target) { return .true }
-                k += 1
-            }
-            return .false
+            let k = rt.clampRelative(n, len)
+            return try rt.arraySearch(o, from: k, len: len, target: rt.arg(args, 0), sameValueZero: true) == nil ? .false : .true
         }
         try method(proto, "indexOf", 1) { rt, this, args, _ throws(JSException) in
             let o = try rt.thisObject(this, "Array.prototype.indexOf")
@@ -435,13 +430,8 @@ extension Runtime {
             if len == 0 { return Value(int32: -1) }
             let n = try rt.toIntegerOrInfinity(rt.arg(args, 1))
             if n >= Double(len) { return Value(int32: -1) }
-            var k = rt.clampRelative(n, len)
-            let target = rt.arg(args, 0)
-            while k < len {
-                if try rt.hasIndex(o, k), rt.strictEquals(try rt.getIndex(o, k), target) { return Value(k) }
-                k += 1
-            }
-            return Value(int32: -1)
+            let k = rt.clampRelative(n, len)
+            return Value(try rt.arraySearch(o, from: k, len: len, target: rt.arg(args, 0)) ?? -1)
         }
         try method(proto, "join", 1) { rt, this, args, _ throws(JSException) in
             let o = try rt.thisObject(this, "Array.prototype.join")
@@ -469,13 +459,9 @@ extension Runtime {
             if len == 0 { return Value(int32: -1) }
             let n = args.count > 1 ? try rt.toIntegerOrInfinity(args[1]) : Double(len - 1)
             if n == -.infinity { return Value(int32: -1) }
-            var k = n >= 0 ? (n >= Double(len - 1) ? len - 1 : Int(n)) : (n < -Double(len) ? -1 : len + Int(n))
-            let target = rt.arg(args, 0)
-            while k >= 0 {
-                if try rt.hasIndex(o, k), rt.strictEquals(try rt.getIndex(o, k), target) { return Value(k) }
-                k -= 1
-            }
-            return Value(int32: -1)
+            let k = n >= 0 ? (n >= Double(len - 1) ? len - 1 : Int(n)) : (n < -Double(len) ? -1 : len + Int(n))
+            if k < 0 { return Value(int32: -1) }
+            return Value(try rt.arraySearch(o, from: k, len: len, target: rt.arg(args, 0), descending: true) ?? -1)
         }
         try method(proto, "map", 1) { rt, this, args, _ throws(JSException) in
             let o = try rt.thisObject(this, "Array.prototype.map")
