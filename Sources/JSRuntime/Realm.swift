@@ -163,7 +163,15 @@ public final class Realm {
     var regexpSpeciesGetter: Value = .undefined
     public var errorConstructors = ErrorTable()
     /// ArrayBuffer, typed arrays, DataView (Builtins/ArrayBuffer.swift).
-    let binary = BinaryIntrinsics()
+    /// The typed-array, buffer, DataView and Atomics intrinsics; reading them installs
+    /// that lazy group first (LazyGlobals.swift).
+    var binary: BinaryIntrinsics {
+        if lazyPending & LazyGlobalGroup.binary != 0 { rt.installLazyGlobals(self, LazyGlobalGroup.binary) }
+        return binaryStorage
+    }
+    let binaryStorage = BinaryIntrinsics()
+    /// The lazy builtin groups (`LazyGlobalGroup`) not installed yet.
+    var lazyPending: UInt8 = 0
 
     // Intrinsics of the Object/Function/Symbol/Array/Error/Reflect/collection builtins.
     public var objectConstructor: JSObject!
@@ -241,7 +249,7 @@ public final class Realm {
         if let k = rawJSONKey { m.mark(cell: k.cell) }
         for v in lexicalValues { m.mark(v) }
         for v in singleCharStrings { m.mark(v) }
-        binary.mark(&m)
+        binaryStorage.mark(&m)
         runtimeFields.mark(&m)
     }
 }
@@ -315,12 +323,16 @@ extension Runtime {
         var ref = Unmanaged<ShapeInfo>.fromOpaque(shape.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self))
         while true {
             let step: Int = ref._withUnsafeGuaranteedRef { info in
-                if let t = info.tableRef { return t._withUnsafeGuaranteedRef { $0[k] != nil } ? 1 : 0 }
+                if let t = info.tableRef {
+                    if t._withUnsafeGuaranteedRef({ $0[k] != nil }) { return 1 }
+                    return info.lazyRealm != nil ? 3 : 0
+                }
                 if info.key == k { return 1 }
                 guard let parent = info.parentRef else { return 0 }
                 ref = parent
                 return 2
             }
+            if step == 3 { return ShapeCell(shape).lookup(k) != nil }
             if step != 2 { return step == 1 }
         }
     }

@@ -191,6 +191,7 @@ extension Runtime {
     /// The objects a realm keeps as intrinsics, by name (made once per realm, by reflection).
     func intrinsicNames(_ r: Realm) -> [UInt: String] {
         if let n = r.intrinsicNames { return n }
+        installLazyGlobals(r, LazyGlobalGroup.all)
         var names: [UInt: String] = [:]
         var byName: [String: JSObject] = [:]
         func add(_ name: String, _ value: Any) {

@@ -449,9 +449,14 @@ extension Runtime {
         return try ordinaryToPrimitive(v, hint == .none ? .number : hint)
     }
 
-    func installDate() throws(JSException) {
+    /// Loads the local time zone (glibc reads it once, then only its cached rules): at
+    /// realm creation, before any lockdown, even though Date itself is installed lazily.
+    static func loadTimeZone() {
         tzset()
-        _ = DateMath.offset(atUTC: Runtime.currentTimeMs())  // loads the zone before any lockdown
+        _ = DateMath.offset(atUTC: Runtime.currentTimeMs())
+    }
+
+    func installDate() throws(JSException) {
         let proto = try newObject()
         realm.datePrototype = proto
         let ctor = try constructor("Date", length: 7, prototype: proto) { rt, _, args, newTarget throws(JSException) in

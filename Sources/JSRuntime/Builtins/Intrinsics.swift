@@ -69,7 +69,6 @@ extension Runtime {
         try installIteratorHelpers()
         try installSymbol()
         try installCollections()
-        try installReflect()
         try installURIFunctions()
         try installGenerators()
         try installGeneratorFunctionConstructor()
@@ -79,16 +78,14 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installBigInt()
-        try installWeakRefs()
         try installMapUpsert()
-        try installMath()
-        try installTypedArrays()
-        try installDate()
         try installJSON()
         try installErrors()
         try installResourceManagement()
         try installConsole()
         try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
+        try deferLazyGlobals(realm)
+        if primary { Runtime.loadTimeZone() }
         if primary {
             outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
             permanentRoots.append(outOfMemoryValue)

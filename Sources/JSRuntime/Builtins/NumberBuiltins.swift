@@ -174,6 +174,9 @@ extension Runtime {
         try put(realm.global, "Math", Value(cell: m.cell))
         try defineOwnProperty(m, symbolKey(wellKnown.toStringTag), .data(try makeString("Math"), [.configurable]))
         try installMathSumPrecise(m)
+        try method(m, "f16round", 1) { rt, _, args, _ throws(JSException) in
+            numberValue(halfBitsToDouble(doubleToHalfBits(try rt.toNumber(rt.arg(args, 0)))))
+        }
         try put(m, "PI", Value(Double.pi), [])
         try put(m, "E", Value(M_E), [])
         try put(m, "LN2", Value(M_LN2), [])

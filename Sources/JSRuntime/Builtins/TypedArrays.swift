@@ -571,11 +571,5 @@ extension Runtime {
         try installUint8ArrayBase64()
         try installDataView()
         try installAtomics()
-        let math = try get(realm.global, "Math")
-        if isObject(math) {
-            try method(JSObject(math), "f16round", 1) { rt, _, args, _ throws(JSException) in
-                numberValue(halfBitsToDouble(doubleToHalfBits(try rt.toNumber(rt.arg(args, 0)))))
-            }
-        }
     }
 }

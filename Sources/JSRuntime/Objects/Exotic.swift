@@ -142,6 +142,8 @@ extension Runtime {
 
     /// OrdinaryPreventExtensions.
     func ordinaryPreventExtensions(_ o: JSObject) {
+        // A global object's lazy builtins are installed while it can still grow.
+        if let r = ShapeCell(o.shape).info.lazyRealm { installLazyGlobals(r, LazyGlobalGroup.all) }
         if o.isExtensible {
             o.flags |= ObjectFlags.nonExtensible
             noteShapeChange(o)

@@ -87,6 +87,9 @@ final class ShapeInfo {
     var freeSlots: [Int] = []
     /// The bytes this info was last counted for in the heap's external storage.
     var accountedBytes = 0
+    /// On a global object's dictionary shape: the realm whose lazy builtins a missed
+    /// lookup may install (LazyGlobals.swift); nil once all are installed.
+    unowned(unsafe) var lazyRealm: Realm?
 
     /// Swift memory this info holds (itself, its key table, key order, free slots), estimated.
     var estimatedBytes: Int {
@@ -158,7 +161,11 @@ public struct ShapeCell {
     public func lookup(_ key: PropertyKey) -> PropertyEntry? {
         // The shape cell owns its info and the info its table: no ARC on this hot path.
         unowned(unsafe) let i = info
-        if let t = i.tableRef { return t._withUnsafeGuaranteedRef { $0[key] } }
+        if let t = i.tableRef {
+            if let e = t._withUnsafeGuaranteedRef({ $0[key] }) { return e }
+            if i.lazyRealm != nil { return lookupLazy(key) }
+            return nil
+        }
         // Fast path: the most recent property.
         if i.key == key { return PropertyEntry(slot: i.slot, attributes: i.attributes) }
         i.buildTable()
@@ -167,8 +174,18 @@ public struct ShapeCell {
 
     public var keysInOrder: [PropertyKey] {
         let i = info
+        if let r = i.lazyRealm { r.rt.installLazyGlobals(r, LazyGlobalGroup.all) }
         i.buildTable()
         return i.order!
+    }
+
+    /// A miss in a global object's shape: a lazy builtin's name installs its group, then
+    /// the lookup is repeated (the dictionary shape grew in place).
+    @inline(never)
+    func lookupLazy(_ key: PropertyKey) -> PropertyEntry? {
+        guard header(key.cell).pointee.flags & StringFlags.lazyGlobal != 0, !key.isSymbol,
+              let r = info.lazyRealm, r.rt.resolveLazyGlobal(r, key) else { return nil }
+        return info.tableRef!._withUnsafeGuaranteedRef { $0[key] }
     }
 }
 

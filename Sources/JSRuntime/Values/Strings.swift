@@ -21,6 +21,8 @@ public enum StringFlags {
     public static let hasHash: UInt16 = 4
     /// On a rope cell: a slice of the flat string in `left` (see above).
     public static let isSlice: UInt16 = 8
+    /// On an atom: the global name of a lazily installed builtin group (LazyGlobals.swift).
+    public static let lazyGlobal: UInt16 = 16
 }
 
 public struct StringCell {
