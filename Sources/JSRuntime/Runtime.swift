@@ -95,11 +95,11 @@ public final class Runtime {
         p.initialize(repeating: 0, count: 256)
         return p
     }()
-    /// See `SharedCacheEntry`.
+    /// See `SharedCacheEntry`. An empty entry is all zero bits: the 160 KiB come from calloc
+    /// (zero pages, untouched until a site uses the cache), not a memset at every start.
     let sharedCache: UnsafeMutablePointer<SharedCacheEntry> = {
-        let p = UnsafeMutablePointer<SharedCacheEntry>.allocate(capacity: Runtime.sharedCacheSize)
-        p.initialize(repeating: SharedCacheEntry(), count: Runtime.sharedCacheSize)
-        return p
+        calloc(Runtime.sharedCacheSize, MemoryLayout<SharedCacheEntry>.stride)!
+            .bindMemory(to: SharedCacheEntry.self, capacity: Runtime.sharedCacheSize)
     }()
     /// The well-known symbols (`Symbol.iterator`, ...), created with the first realm.
     public var wellKnown = WellKnownSymbols()
@@ -203,7 +203,7 @@ public final class Runtime {
         atoms.deallocate()
         frames.deallocate()
         jitCallCell.deallocate()
-        sharedCache.deallocate()
+        free(sharedCache)
         protoEpochCell.deallocate()
         jitStubCounts.deallocate()
     }

@@ -214,7 +214,6 @@ extension Runtime {
     // MARK: - Install
 
     func installArrayBuffer() throws(JSException) {
-        installBufferHooks()
         let b = realm.binary
         let proto = try newObject()
         b.arrayBufferPrototype = proto

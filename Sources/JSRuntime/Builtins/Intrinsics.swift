@@ -50,6 +50,7 @@ extension Runtime {
         makeErrorHook = { [unowned(unsafe) self] type, message throws(JSException) in try self.newError(type, message) }
 
         if primary {
+            installLazyGroupHooks()
             try makeWellKnownSymbols()
             let hidden = try makeSymbol(description: try makeString("[[Fields]]"))
             header(hidden.asCell).pointee.flags |= SymbolFlags.hidden
@@ -87,7 +88,7 @@ extension Runtime {
         try deferLazyGlobals(realm)
         if primary { Runtime.loadTimeZone() }
         if primary {
-            outOfMemoryValue = try newError(.rangeError, "Out of memory: the heap limit was reached")
+            outOfMemoryValue = try makeOutOfMemoryError()
             permanentRoots.append(outOfMemoryValue)
         }
     }
@@ -124,6 +125,19 @@ extension Runtime {
     }
 
     // MARK: - Errors
+
+    /// The out-of-memory RangeError made at start (there may be no room when it is thrown):
+    /// what `newError` makes with no frames, without its string interpolation (whose first
+    /// use instantiates generic metadata, ~50 µs of every start).
+    func makeOutOfMemoryError() throws(JSException) -> Value {
+        let proto = realm.errorPrototypes[.rangeError] ?? realm.errorPrototype!
+        let e = try allocateObject(.error, shape: try rootShape(for: Value(cell: proto.cell)))
+        heap.pushRoot(Value(cell: e.cell))
+        defer { heap.popRoots(1) }
+        try put(e, "message", try makeString("Out of memory: the heap limit was reached"))
+        try put(e, "stack", try makeString("RangeError: Out of memory: the heap limit was reached\n    at <native>"))
+        return Value(cell: e.cell)
+    }
 
     func newError(_ type: ErrorType, _ message: String) throws(JSException) -> Value {
         let proto = realm.errorPrototypes[type] ?? realm.errorPrototype!

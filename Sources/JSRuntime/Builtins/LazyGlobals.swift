@@ -59,6 +59,15 @@ enum LazyGlobalGroup {
 }
 
 extension Runtime {
+    /// What the lazy groups give the collector, which must be there before any of their
+    /// cells exists (an embedder may make buffers through the runtime's API): once per
+    /// runtime, with the first realm.
+    func installLazyGroupHooks() {
+        installBufferHooks()
+        installProxyHooks()
+        installWeakReferenceHooks()
+    }
+
     /// Makes the global object of the realm being built (`realm`) resolve the lazy groups'
     /// names: a dictionary shape of its own pointing at the realm, the names' atoms marked.
     func deferLazyGlobals(_ r: Realm) throws(JSException) {

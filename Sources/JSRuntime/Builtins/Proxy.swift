@@ -40,11 +40,15 @@ extension Runtime {
         return p
     }
 
-    func installProxy() throws(JSException) {
+    /// How the collector traces a proxy (made with the first realm: Proxy is installed lazily).
+    func installProxyHooks() {
         kindTraceHooks[Int(CellKind.proxy.rawValue)] = { o, marker in
             marker.mark(o.extraValue(0))
             marker.mark(o.extraValue(1))
         }
+    }
+
+    func installProxy() throws(JSException) {
         let ctor = try makeNativeFunction("Proxy", length: 2, isConstructor: true) { rt, _, args, newTarget throws(JSException) in
             if newTarget.isUndefined { throw try rt.typeError("Constructor Proxy requires 'new'") }
             return Value(cell: try rt.proxyCreate(rt.arg(args, 0), rt.arg(args, 1)).cell)

@@ -170,7 +170,9 @@ extension Runtime {
 
     // MARK: - Installation
 
-    func installWeakRefs() throws(JSException) {
+    /// The collector's weak references, for WeakMap and WeakSet too (made with the first
+    /// realm: WeakRef and FinalizationRegistry are installed lazily).
+    func installWeakReferenceHooks() {
         kindTraceHooks[Int(CellKind.weakRef.rawValue)] = { [unowned self] o, _ in
             self.weakState.weakRefs.append(o.cell)
         }
@@ -198,6 +200,9 @@ extension Runtime {
         }
         heap.ephemeronProcessors.append { [unowned self] marker in self.markEphemerons(&marker) }
         heap.weakProcessors.append { [unowned self] in self.processWeakReferences() }
+    }
+
+    func installWeakRefs() throws(JSException) {
 
         // WeakRef
         let wrp = try newObject()
