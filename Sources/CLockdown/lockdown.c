@@ -111,12 +111,20 @@ int sable_drop_capabilities(void) {
     // Ambient set first (it may not exceed permitted and inheritable), then the bounding
     // set (needs CAP_SETPCAP, which the last capset takes away), then every set capget sees.
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -errno;
-    for (int cap = 0; cap < 64; cap++) {
-        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break; // past CAP_LAST_CAP
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EPERM) return -errno;
-    }
     struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
     struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0) return -errno;
+    // Without CAP_SETPCAP every drop fails with EPERM (an ordinary user's worker): skip the
+    // 80 system calls. With it, drop each capability until the kernel knows no more.
+    if (data[CAP_SETPCAP / 32].effective & (1u << (CAP_SETPCAP % 32))) {
+        for (int cap = 0; cap < 64; cap++) {
+            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0) continue;
+            if (errno == EINVAL) break; // past CAP_LAST_CAP
+            if (errno != EPERM) return -errno;
+        }
+    }
+    header.version = _LINUX_CAPABILITY_VERSION_3;
+    header.pid = 0;
     memset(data, 0, sizeof data);
     if (syscall(SYS_capset, &header, data) != 0) return -errno;
     return 0;

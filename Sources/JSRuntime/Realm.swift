@@ -321,6 +321,9 @@ extension Runtime {
         // The shape cell keeps its info, and each info its parent, alive: no reference
         // counting on the way up (it was a retain and a release per step).
         var ref = Unmanaged<ShapeInfo>.fromOpaque(shape.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self))
+        // A chain without the key's bit does not have it (a table, when there is one, decides).
+        let absent = ref._withUnsafeGuaranteedRef { $0.tableRef == nil && $0.keyBloom & keyBloomBit(k) == 0 }
+        if absent { return false }
         while true {
             let step: Int = ref._withUnsafeGuaranteedRef { info in
                 if let t = info.tableRef {

@@ -23,7 +23,11 @@ public final class Runtime {
     /// Interned strings used as property keys (its storage counts as external bytes).
     var atoms = AtomTable(capacity: 1024)
     /// Cached atoms for Swift strings (the names builtins use).
-    var atomCache: [String: UnsafeMutableRawPointer] = [:]
+    /// The atoms `atom(_:)` handed out, kept for the runtime's life (native code may hold
+    /// them); each is flagged `StringFlags.pinned`. An array, not a `[String: …]` cache:
+    /// that dictionary's type cost every start ~0.15 M instructions of Swift metadata and
+    /// conformance lookups, and hashing a Swift string costs more than the atom table's probe.
+    var pinnedAtoms: [UnsafeMutableRawPointer] = []
     /// Atoms of string literals, by the literal's address (see `atom(static:)`).
     var staticAtoms = WordMap()
     /// Permanent roots (intrinsics, cached atoms).
@@ -174,7 +178,7 @@ public final class Runtime {
             self.markFrames(&marker)
             for v in self.permanentRoots { marker.mark(v) }
             for s in self.closureShapeList { marker.mark(cell: s) }
-            for (_, a) in self.atomCache { marker.mark(cell: a) }
+            for a in self.pinnedAtoms { marker.mark(cell: a) }
         }
         heap.weakProcessors.append { [unowned self] in self.sweepCodeData() }
         heap.weakProcessors.append { [unowned self] in self.sweepAtoms() }
@@ -444,18 +448,43 @@ public final class Runtime {
 
     @inline(never)
     func staticAtomMiss(_ s: StaticString) -> UnsafeMutableRawPointer {
-        let a = atom(s.description)   // atomCache keeps it alive
+        let a = atom(s.description)   // pinned
         staticAtoms.set(UInt64(UInt(bitPattern: s.utf8Start)), UInt64(UInt(bitPattern: a)))
         return a
     }
 
     /// The atom for a Swift string (cached; the cache keeps it alive).
     public func atom(_ s: String) -> UnsafeMutableRawPointer {
-        if let a = atomCache[s] { return a }
-        let v = try! makeString(s)
-        let a = try! atomize(v)
-        atomCache[s] = a
+        var s = s
+        let a = s.withUTF8 { asciiAtom($0) } ?? (try! atomize(try! makeString(s)))
+        if header(a).pointee.flags & StringFlags.pinned == 0 {
+            header(a).pointee.flags |= StringFlags.pinned
+            pinnedAtoms.append(a)
+        }
         return a
+    }
+
+    /// The atom of ASCII text `b`, found in the atom table by its hash (made if missing);
+    /// nil if `b` is not ASCII.
+    private func asciiAtom(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer? {
+        var h: UInt32 = 2166136261
+        for c in b {
+            if c >= 0x80 { return nil }
+            h = (h ^ UInt32(c)) &* 16777619
+        }
+        let n = b.count
+        if let a = atoms.find(hash: h, { cell in
+            let s = StringCell(cell)
+            if s.length != n { return false }
+            if s.is16Bit {
+                for i in 0..<n where s.utf16[i] != UInt16(b[i]) { return false }
+                return true
+            }
+            return n == 0 || memcmp(s.latin1, b.baseAddress!, n) == 0
+        }) { return a }
+        let cell = try! allocateLatin1(length: n)
+        if n > 0 { cell.latin1.update(from: b.baseAddress!, count: n) }
+        return try! atomize(Value(cell: cell.cell))
     }
 
     func sweepAtoms() {

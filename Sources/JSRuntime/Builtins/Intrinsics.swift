@@ -15,7 +15,7 @@ extension Runtime {
     /// realm also makes what all realms share (well-known symbols, hooks).
     func buildRealm(_ realm: Realm, primary: Bool) throws(JSException) {
         // The builtins intern some 400 names and define some 500 functions: no rehashing.
-        atomCache.reserveCapacity(1024)
+        pinnedAtoms.reserveCapacity(1024)
         natives.reserveCapacity(1024)
         let nullShape = try makeRootShape(prototype: .null)
         let objectProto = try allocateObject(.object, shape: nullShape)
@@ -69,7 +69,6 @@ extension Runtime {
         try installIteration()
         try installIteratorHelpers()
         try installSymbol()
-        try installCollections()
         try installURIFunctions()
         try installGenerators()
         try installGeneratorFunctionConstructor()
@@ -79,7 +78,6 @@ extension Runtime {
         try installString()
         try installNumberAndBoolean()
         try installBigInt()
-        try installMapUpsert()
         try installJSON()
         try installErrors()
         try installResourceManagement()

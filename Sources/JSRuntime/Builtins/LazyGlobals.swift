@@ -1,7 +1,7 @@
 // Builtins installed at the first use of one of their global names (issue 16: start-up).
 //
 // Typed arrays and their buffers, DataView and Atomics, Date, Math, Reflect and Proxy, WeakRef
-// and FinalizationRegistry are a quarter of a realm's builtins and most scripts never touch
+// and FinalizationRegistry, Map, Set, WeakMap and WeakSet are a third of a realm's builtins and most scripts never touch
 // them. Their installers run when one of their names is first looked up on the realm's
 // global object, as SpiderMonkey resolves its standard classes: the global object has a
 // dictionary shape of its own whose info points back at the realm (`ShapeInfo.lazyRealm`),
@@ -25,7 +25,8 @@ enum LazyGlobalGroup {
     static let math: UInt8 = 4
     static let reflect: UInt8 = 8     // Reflect, Proxy
     static let weakRefs: UInt8 = 16   // WeakRef, FinalizationRegistry
-    static let all: UInt8 = 31
+    static let collections: UInt8 = 32   // Map, Set, WeakMap, WeakSet
+    static let all: UInt8 = 63
 
     /// Global name `i` of the lazy groups and its group; nil past the last (a switch, not
     /// an array: no generic metadata to instantiate at start).
@@ -53,6 +54,10 @@ enum LazyGlobalGroup {
         case 19: return ("WeakRef", weakRefs)
         case 20: return ("FinalizationRegistry", weakRefs)
         case 21: return ("Proxy", reflect)
+        case 22: return ("Map", collections)
+        case 23: return ("Set", collections)
+        case 24: return ("WeakMap", collections)
+        case 25: return ("WeakSet", collections)
         default: return nil
         }
     }
@@ -66,6 +71,7 @@ extension Runtime {
         installBufferHooks()
         installProxyHooks()
         installWeakReferenceHooks()
+        installCollectionHooks()
     }
 
     /// Makes the global object of the realm being built (`realm`) resolve the lazy groups'
@@ -110,6 +116,10 @@ extension Runtime {
                 if todo & LazyGlobalGroup.weakRefs != 0 { try installWeakRefs() }
                 if todo & LazyGlobalGroup.binary != 0 { try installTypedArrays() }
                 if todo & LazyGlobalGroup.date != 0 { try installDate() }
+                if todo & LazyGlobalGroup.collections != 0 {
+                    try installCollections()
+                    try installMapUpsert()
+                }
             }
         } catch {
             // Only out of memory (under --max-heap): what was installed stays, the rest

@@ -294,7 +294,6 @@ extension Runtime {
     }
 
     func installCollections() throws(JSException) {
-        installCollectionHooks()
         let iterProto = realm.iteratorPrototype!
         realm.mapIteratorPrototype = try newObject(prototype: iterProto)
         realm.setIteratorPrototype = try newObject(prototype: iterProto)

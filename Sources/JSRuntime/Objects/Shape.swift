@@ -42,6 +42,11 @@ extension Runtime {
     static let maxExpectedInlineSlots = 12
 }
 
+/// A key's bit in `ShapeInfo.keyBloom`.
+@inline(__always) func keyBloomBit(_ key: PropertyKey) -> UInt64 {
+    1 << ((key.bits &* 0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
 /// A transition's key as one word: the key cell's address and the attributes (< 16).
 @inline(__always) func transitionKey(_ key: PropertyKey, _ attributes: PropertyAttributes) -> UInt64 {
     key.bits << 4 | UInt64(attributes.rawValue)
@@ -90,6 +95,9 @@ final class ShapeInfo {
     /// On a global object's dictionary shape: the realm whose lazy builtins a missed
     /// lookup may install (LazyGlobals.swift); nil once all are installed.
     unowned(unsafe) var lazyRealm: Realm?
+    /// A transition shape: one bit (`keyBloomBit`) per key added on the way from its root,
+    /// so that asking whether a chain has a key (`shapeHasKey`) rarely walks it.
+    var keyBloom: UInt64 = 0
 
     /// Swift memory this info holds (itself, its key table, key order, free slots), estimated.
     var estimatedBytes: Int {
@@ -251,6 +259,7 @@ extension Runtime {
         child.parent = info
         child.rootRef = info.rootRef ?? Unmanaged.passUnretained(info)
         child.key = key
+        child.keyBloom = info.keyBloom | keyBloomBit(key)
         child.attributes = attributes
         child.slot = shape.slotCount
         child.propertyCount = info.propertyCount + 1

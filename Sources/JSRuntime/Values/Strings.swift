@@ -23,6 +23,8 @@ public enum StringFlags {
     public static let isSlice: UInt16 = 8
     /// On an atom: the global name of a lazily installed builtin group (LazyGlobals.swift).
     public static let lazyGlobal: UInt16 = 16
+    /// On an atom: kept for the runtime's life (`Runtime.pinnedAtoms`).
+    public static let pinned: UInt16 = 32
 }
 
 public struct StringCell {
