@@ -380,6 +380,8 @@ public final class BrowserWindow {
             let view = (Double(browser.viewportWidth) / tab.zoom, Double(browser.viewportHeight) / tab.zoom)
             now.bars = ScrollBars(x: tab.targetScroll.x, y: tab.targetScroll.y, width: tab.pageWidth, height: tab.pageHeight, viewWidth: view.0,
                                   viewHeight: view.1)
+            // A zoom whose layout is on its way: the size is still the old zoom's.
+            if tab.zoomLayoutsPending > 0 && shown.selected == tab.id { now.bars = shown.bars }
             // The vertical bar: while the page scrolls, a second after, and under the pointer.
             let time = Clock.monotonicNanoseconds()
             if now.bars.y != shown.bars.y && shown.selected == tab.id && shown.bars.height > 0 { verticalBarUntil = time + 1_000_000_000 }

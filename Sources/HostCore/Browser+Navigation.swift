@@ -244,7 +244,10 @@ extension Browser {
             guard let answer = command(tab, "zoom", [String(level)]) else { return false }
             return answer.json.hasPrefix("{\"value\"")
         }
+        tab.zoomLayoutsPending += 1
         request(tab, "zoom", [String(level)]) { [unowned self, unowned tab] answer in
+            // The page's new size came before this answer (one connection, in order).
+            tab.zoomLayoutsPending = max(tab.zoomLayoutsPending - 1, 0)
             if answer.map({ !$0.json.hasPrefix("{\"value\"") }) ?? false { log("tab \(tab.id): the page did not lay out again at its zoom") }
         }
         return true

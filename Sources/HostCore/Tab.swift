@@ -79,6 +79,10 @@ public final class Tab {
     public internal(set) var scrollX = 0.0
     /// How big the page was laid out (CSS pixels; 0: not known yet): the window's scrollbars.
     public internal(set) var pageWidth = 0.0
+    /// Zoom changes whose new layout (and so `pageWidth`/`pageHeight`) has not come back from
+    /// the content process yet: until then the size is the old zoom's, and the window keeps
+    /// the bars it shows (a page as wide as the window flashed a horizontal bar when zoomed).
+    public internal(set) var zoomLayoutsPending = 0
     public internal(set) var pageHeight = 0.0
     /// The current history entry, if any.
     public var currentEntry: HistoryEntry? { history.indices.contains(historyIndex) ? history[historyIndex] : nil }
