@@ -1,8 +1,8 @@
 // Builtins installed at the first use of one of their global names (issue 16: start-up).
 //
-// Typed arrays and their buffers, DataView and Atomics, Date, Math, Reflect and Proxy, WeakRef
-// and FinalizationRegistry, Map, Set, WeakMap and WeakSet are a third of a realm's builtins and most scripts never touch
-// them. Their installers run when one of their names is first looked up on the realm's
+// Typed arrays and their buffers, DataView and Atomics, Date, Math, Reflect and Proxy,
+// WeakRef and FinalizationRegistry, Map, Set, WeakMap and WeakSet are a third of a realm's
+// builtins, and most scripts touch few of them. Their installers run when one of their names is first looked up on the realm's
 // global object, as SpiderMonkey resolves its standard classes: the global object has a
 // dictionary shape of its own whose info points back at the realm (`ShapeInfo.lazyRealm`),
 // and a lookup there that misses a name marked `StringFlags.lazyGlobal` installs that
@@ -17,7 +17,8 @@
 //
 // Internal uses of a group's intrinsics go through accessors that install it first
 // (`Realm.binary`); an installer may only add properties to objects it makes and to the
-// global object. A lookup during a collection never installs (nothing looks up names then).
+// global object, and what the collector needs of its cells is installed with the first
+// realm (`installLazyGroupHooks`). A lookup during a collection never installs.
 
 enum LazyGlobalGroup {
     static let binary: UInt8 = 1      // ArrayBuffer, SharedArrayBuffer, typed arrays, DataView, Atomics
