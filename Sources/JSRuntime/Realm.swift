@@ -321,21 +321,19 @@ extension Runtime {
         // The shape cell keeps its info, and each info its parent, alive: no reference
         // counting on the way up (it was a retain and a release per step).
         var ref = Unmanaged<ShapeInfo>.fromOpaque(shape.load(fromByteOffset: ShapeLayout.info, as: UnsafeRawPointer.self))
-        // A chain without the key's bit does not have it (a table, when there is one, decides).
-        let absent = ref._withUnsafeGuaranteedRef { $0.tableRef == nil && $0.keyBloom & keyBloomBit(k) == 0 }
-        if absent { return false }
+        // A shape with a key table answers by it (`lookup`, which also resolves a global
+        // object's lazy builtins); a chain without the key's bloom bit does not have it.
+        let (hasTable, mayHave) = ref._withUnsafeGuaranteedRef { ($0.tableRef != nil, $0.keyBloom & keyBloomBit(k) != 0) }
+        if hasTable { return ShapeCell(shape).lookup(k) != nil }
+        if !mayHave { return false }
         while true {
             let step: Int = ref._withUnsafeGuaranteedRef { info in
-                if let t = info.tableRef {
-                    if t._withUnsafeGuaranteedRef({ $0[k] != nil }) { return 1 }
-                    return info.lazyRealm != nil ? 3 : 0
-                }
+                if let t = info.tableRef { return t._withUnsafeGuaranteedRef { $0[k] != nil } ? 1 : 0 }
                 if info.key == k { return 1 }
                 guard let parent = info.parentRef else { return 0 }
                 ref = parent
                 return 2
             }
-            if step == 3 { return ShapeCell(shape).lookup(k) != nil }
             if step != 2 { return step == 1 }
         }
     }

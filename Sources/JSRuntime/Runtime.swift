@@ -464,16 +464,27 @@ public final class Runtime {
         return a
     }
 
-    /// The atom of ASCII text `b`, found in the atom table by its hash (made if missing);
-    /// nil if `b` is not ASCII.
+    /// The atom of ASCII text `b` (made if missing); nil if `b` is not ASCII.
     private func asciiAtom(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer? {
         var h: UInt32 = 2166136261
         for c in b {
             if c >= 0x80 { return nil }
             h = (h ^ UInt32(c)) &* 16777619
         }
+        if let a = existingAtom(ascii: b, hash: h) { return a }
+        let cell = try! allocateLatin1(length: b.count)
+        if b.count > 0 { cell.latin1.update(from: b.baseAddress!, count: b.count) }
+        return try! atomize(Value(cell: cell.cell))
+    }
+
+    /// The atom whose text is the ASCII bytes `b`, if there is one: the atom table probed with
+    /// the hash `StringCell.hash` gives those code units (`hash`, when the caller has it).
+    @inline(__always)
+    func existingAtom(ascii b: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) -> UnsafeMutableRawPointer? {
+        var h: UInt32 = 2166136261
+        if let hash { h = hash } else { for c in b { h = (h ^ UInt32(c)) &* 16777619 } }
         let n = b.count
-        if let a = atoms.find(hash: h, { cell in
+        return atoms.find(hash: h) { cell in
             let s = StringCell(cell)
             if s.length != n { return false }
             if s.is16Bit {
@@ -481,10 +492,7 @@ public final class Runtime {
                 return true
             }
             return n == 0 || memcmp(s.latin1, b.baseAddress!, n) == 0
-        }) { return a }
-        let cell = try! allocateLatin1(length: n)
-        if n > 0 { cell.latin1.update(from: b.baseAddress!, count: n) }
-        return try! atomize(Value(cell: cell.cell))
+        }
     }
 
     func sweepAtoms() {

@@ -49,13 +49,6 @@ extension Runtime {
         return v >= 0xFFFF_FFFF && v < 1 << 53 ? v : nil
     }
 
-    /// Whether own property `i` of `o` is a data property (a Get of it runs no code).
-    private func isOwnDataIndex(_ o: JSObject, _ i: Int) throws(JSException) -> Bool {
-        if i < o.elementsLength, let e = o.elements, !e[i].isEmpty { return true }
-        if case .accessor = try getOwnProperty(o, indexKey(i)) { return false }
-        return true
-    }
-
     /// Array.prototype.indexOf / lastIndexOf's loop from `k` (inclusive) towards `len`
     /// (ascending) or 0 (descending) with IsStrictlyEqual, or includes' with
     /// SameValueZero (holes read as undefined). nil when the plain loop must run.
@@ -72,11 +65,16 @@ extension Runtime {
         while n < present.count {
             let i = present[n]
             if let h = holeAt, descending ? i < h : i > h { return .some(h) }
-            let plain = try isOwnDataIndex(o, i)
-            if try hasIndex(o, i) {
-                let v = try getIndex(o, i)
-                if sameValueZero ? self.sameValueZero(v, target) : strictEquals(v, target) { return .some(i) }
+            // With no indexed property up the chain, HasProperty and Get are the own
+            // property's: one lookup; a getter is the one Get that runs code.
+            var plain = true
+            let v: Value?
+            switch try getOwnProperty(o, indexKey(i)) {
+            case .data(let x, _)?: v = x
+            case .accessor?: v = try getIndex(o, i); plain = false
+            case nil: v = nil
             }
+            if let v, sameValueZero ? self.sameValueZero(v, target) : strictEquals(v, target) { return .some(i) }
             n += 1
             if !plain {
                 // A getter ran: it may have added or removed elements. Start again from

@@ -84,8 +84,8 @@ extension Runtime {
         try installConsole()
         try installRegExp()  // after String: replaces String.prototype.match/replace/split/... with the full versions
         try deferLazyGlobals(realm)
-        if primary { Runtime.loadTimeZone() }
         if primary {
+            Runtime.loadTimeZone()
             outOfMemoryValue = try makeOutOfMemoryError()
             permanentRoots.append(outOfMemoryValue)
         }

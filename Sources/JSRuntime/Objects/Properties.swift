@@ -94,17 +94,8 @@ extension Runtime {
 
     /// The atom for the canonical string of index `i`, if it exists (no allocation).
     func existingIndexAtom(_ i: UInt32) -> PropertyKey? {
-        var h: UInt32 = 2166136261
-        let digits = String(i).utf8
-        for b in digits { h = (h ^ UInt32(b)) &* 16777619 }
-        let a = atoms.find(hash: h) { a in
-            let s = StringCell(a)
-            if s.length != digits.count || s.is16Bit { return false }
-            var j = 0
-            for b in digits { if s.latin1[j] != b { return false }; j += 1 }
-            return true
-        }
-        return a.map { PropertyKey(cell: $0) }
+        var digits = String(i)
+        return digits.withUTF8 { existingAtom(ascii: $0) }.map { PropertyKey(cell: $0) }
     }
 
     /// The key as a JS value (a string or symbol).

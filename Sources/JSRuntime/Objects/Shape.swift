@@ -191,7 +191,7 @@ public struct ShapeCell {
     /// the lookup is repeated (the dictionary shape grew in place).
     @inline(never)
     func lookupLazy(_ key: PropertyKey) -> PropertyEntry? {
-        guard header(key.cell).pointee.flags & StringFlags.lazyGlobal != 0, !key.isSymbol,
+        guard !key.isSymbol, header(key.cell).pointee.flags & StringFlags.lazyGlobal != 0,
               let r = info.lazyRealm, r.rt.resolveLazyGlobal(r, key) else { return nil }
         return info.tableRef!._withUnsafeGuaranteedRef { $0[key] }
     }
