@@ -29,12 +29,47 @@ objcopy --strip-debug "$JSRUN" "$T/jsrun"
 SCRIPT='var o = {a: 1, b: [1, 2, 3]}; print(JSON.stringify(o) + String(o.b.map(x => x * 2)))'
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$T/lk.%p" "$T/jsrun" -e "$SCRIPT" >/dev/null 2>&1 || true
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$T/nl.%p" "$T/jsrun" --no-lockdown -e "$SCRIPT" >/dev/null 2>&1
+# Third: what running real programs adds (the interpreter's slower paths, the builtins they
+# call, the baseline JIT): each bench script, reduced as tools/gc-stress reduces it, traced
+# in process. These functions follow the start-up ones, the most widely used first, so a
+# script's text is a few dense windows and not one 64 KiB window per function it calls
+# (Richards ran ~210 functions outside the start-up list, 119 KB of code spread over ~40
+# windows: 2.5 MB of its peak RSS).
+BENCH=${BENCH:-../shared/bench}
+[ -d "$BENCH/awfy" ] || BENCH=/work/shared/bench
+if [ -d "$BENCH/awfy" ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+    mkdir -p "$T/bench"
+    python3 - "$BENCH" "$T/bench" <<'EOF2'
+import importlib.machinery, importlib.util, os, sys
+bench, out = sys.argv[1], sys.argv[2]
+loader = importlib.machinery.SourceFileLoader('gc_stress', os.path.join('tools', 'gc-stress'))
+spec = importlib.util.spec_from_loader('gc_stress', loader)
+gc_stress = importlib.util.module_from_spec(spec)
+loader.exec_module(gc_stress)
+for suite in gc_stress.SUITES:
+    for name in sorted(os.listdir(os.path.join(bench, suite))):
+        if name.endswith('.js'):
+            rel = suite + '/' + name
+            text, _ = gc_stress.reduce_source(rel, open(os.path.join(bench, rel)).read())
+            open(os.path.join(out, suite + '-' + name), 'w').write(text)
+EOF2
+    for f in "$T"/bench/*.js; do
+        n=$(basename "$f" .js)
+        timeout 600 valgrind --tool=callgrind --smc-check=all-non-file --demangle=no \
+            --callgrind-out-file="$T/bn.$n" "$T/jsrun" --no-lockdown "$f" >/dev/null 2>&1 || true
+    done
+fi
 if command -v perf >/dev/null; then
     for i in 1 2 3; do
         perf record -q -e page-faults -c 1 -d -o "$T/pf$i.data" -- "$JSRUN" -e "$SCRIPT" >/dev/null 2>&1 || true
         perf script --no-demangle -i "$T/pf$i.data" -F pid,addr,ip,sym 2>/dev/null >> "$T/faults.txt" || true
     done
 fi
+# The baseline JIT runs only in the locked worker, which valgrind cannot trace: its functions
+# (the JSJIT and JSAssembler modules, x86_64 and the shared parts) come after the bench
+# scripts' as a block, in their current order. A script that never gets hot never touches
+# that block; one that does finds it dense.
+nm -n --defined-only "$JSRUN" 2>/dev/null | awk 'NF == 3 && ($2 == "t" || $2 == "T") {print $3}' > "$T/symbols.txt" || true
 # Symbols in a plain `.text` over 16 KiB (not one section per function) of the static archives.
 static=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)")")")/lib/swift_static/linux
 for a in "$static"/*.a; do
@@ -108,9 +143,29 @@ for line in open(tmp + '/archives.txt', errors='replace'):
         name, size = sections[f[6]]
         if name == '.text' and size > 16384:
             blob.add(f[7])
-order = [f for f in order if f not in blob] + [f for f in order if f in blob]
+# The bench scripts' functions, by the number of scripts that run each (then first use).
+uses, first = {}, {}
+for p in sorted(glob.glob(tmp + '/bn.*')):
+    for f in functions(p):
+        uses[f] = uses.get(f, 0) + 1
+        first.setdefault(f, len(first))
+in_order = set(order)
+common = sorted((f for f in uses if f not in in_order), key=lambda f: (-uses[f], first[f]))
+in_order.update(common)
+def jit_function(f):
+    """The JIT's modules, their specializations of generic code, and what of the runtime only
+    the JIT calls: JIT* types, and the getters of the addresses compiled code embeds."""
+    if 'Arm64' in f or 'ARM64' in f:
+        return False
+    if f.startswith(('$s5JSJIT', '$s11JSAssembler')) or 'JSAssembler' in f or '5JSJIT' in f:
+        return True
+    return f.startswith('$s9JSRuntime') and ('JIT' in f or re.search(r'Address(SV|Sv)vg', f) is not None)
+jit = [f for f in dict.fromkeys(l.strip() for l in open(tmp + '/symbols.txt'))
+       if jit_function(f) and f not in in_order]
+order = [f for f in order if f not in blob] + [f for f in common if f not in blob] + jit \
+        + [f for f in order + common if f in blob]
 open(out, 'w').write('\n'.join(order) + '\n')
-print(f'{out}: {len(order)} functions ({len(parent)} in the supervisor, {len(worker)} in the worker)')
+print(f'{out}: {len(order)} functions ({len(parent)} in the supervisor, {len(worker)} in the worker, {len(common)} more in the bench scripts, {len(jit)} of the JIT)')
 EOF
 # Second pass: what the real, locked worker faults in that the traces missed (relinks and
 # measures until nothing new shows up; see the script).
