@@ -7,7 +7,8 @@ each 64 KiB window (the kernel maps the rest of the window with it: "fault-aroun
 functions the real worker runs are missing from the list, and each one left out keeps a
 whole window of text resident. This pass closes the gap: it relinks jsrun with the current
 list (SwiftPM's own link command, from .build/release.yaml, into a temporary file), records
-the text page faults of `jsrun -e SCRIPT` for a few small scripts (supervisor and worker), adds every function that
+the text page faults of `jsrun -e SCRIPT` for a few small scripts and of `jsrun FILE` for the
+files given (supervisor and worker), adds every function that
 faulted outside the ordered part, and repeats until no new function shows up.
 
     tools/startup-order-refine.py [--rounds N] [--script JS]...
@@ -72,9 +73,11 @@ def symbols(binary):
 
 
 def text_faults(binary, script, data):
-    """Addresses of the instruction fetches that faulted (supervisor and worker), in order."""
-    subprocess.run(['perf', 'record', '-q', '-e', 'page-faults', '-c', '1', '-d', '-o', data, '--',
-                    binary, '-e', script], capture_output=True)
+    """Addresses of the instruction fetches that faulted (supervisor and worker), in order.
+    `script` is source text, or ('file', PATH) for a script file."""
+    run = [binary, script[1]] if isinstance(script, tuple) else [binary, '-e', script]
+    subprocess.run(['perf', 'record', '-q', '-e', 'page-faults', '-c', '1', '-d', '-o', data, '--'] + run,
+                   capture_output=True)
     out = subprocess.run(['perf', 'script', '-i', data, '-F', 'addr,ip'], capture_output=True, text=True).stdout
     rows = []
     for line in out.splitlines():
@@ -91,8 +94,11 @@ def main():
     ap.add_argument('--rounds', type=int, default=40)
     ap.add_argument('--script', action='append', help='a script to run (repeatable; default: an empty one, '
                     'a small one and one hot enough for the JIT)')
+    ap.add_argument('--file', action='append', default=[],
+                    help='a script file to run as well (repeatable; tools/startup-order.sh passes the '
+                    'reduced bench scripts)')
     opts = ap.parse_args()
-    scripts = opts.script or SCRIPTS
+    scripts = (opts.script or SCRIPTS) + [('file', f) for f in opts.file]
     args = link_command()
     order = [l.strip() for l in open(ORDER) if l.strip()]
     tmp = tempfile.mkdtemp()

@@ -170,5 +170,7 @@ EOF
 # Second pass: what the real, locked worker faults in that the traces missed (relinks and
 # measures until nothing new shows up; see the script).
 if command -v perf >/dev/null && [ "$JSRUN" = .build/release/jsrun ]; then
-    python3 tools/startup-order-refine.py
+    set --
+    for f in "$T"/bench/*.js; do [ -f "$f" ] && set -- "$@" --file "$f"; done
+    python3 tools/startup-order-refine.py "$@"
 fi
