@@ -40,7 +40,7 @@ options:
   --bench DIR        bench scripts for seeds (default ../shared/bench)
   -h, --help         show this message
 
-reproduce a crash:  SWIFT_BACKTRACE=enable=no tools/fuzz/fuzz-TARGET tools/fuzz/out/TARGET/crash-<hash>
+reproduce a crash:  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 tools/fuzz/fuzz-TARGET tools/fuzz/out/TARGET/crash-<hash>
 USAGE
 }
 
@@ -79,8 +79,7 @@ done
 BIN="$HERE/fuzz-$TARGET"
 CORPUS="$HERE/corpus"
 [ "$TARGET" = parser ] || CORPUS="$HERE/corpus-$TARGET"
-OUT="$HERE/out"
-[ "$TARGET" = parser ] || OUT="$HERE/out/$TARGET"
+OUT="$HERE/out/$TARGET"
 DICT="$HERE/js.dict"
 case "$TARGET" in json) DICT="$HERE/json.dict" ;; regexp) DICT="$HERE/regexp.dict" ;; ipc) DICT="" ;; esac
 mkdir -p "$OUT" "$CORPUS"
@@ -243,7 +242,7 @@ if [ "$STATUS" != 0 ] && [ "$CI" = 1 ]; then
     for c in $CRASHES; do echo "--- $c (base64):"; head -c 4096 "$c" | base64; done
 fi
 if [ "$STATUS" != 0 ]; then
-    echo "FAILED (exit $STATUS): see $LOG; reproduce with SWIFT_BACKTRACE=enable=no $BIN $OUT/<crash-file>"
+    echo "FAILED (exit $STATUS): see $LOG; reproduce with SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 $BIN $OUT/<crash-file>"
     exit "$STATUS"
 fi
 echo "no crashes"
