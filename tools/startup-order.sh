@@ -29,9 +29,10 @@ objcopy --strip-debug "$JSRUN" "$T/jsrun"
 SCRIPT='var o = {a: 1, b: [1, 2, 3]}; print(JSON.stringify(o) + String(o.b.map(x => x * 2)))'
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$T/lk.%p" "$T/jsrun" -e "$SCRIPT" >/dev/null 2>&1 || true
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$T/nl.%p" "$T/jsrun" --no-lockdown -e "$SCRIPT" >/dev/null 2>&1
-# Third: what running real programs adds (the interpreter's slower paths, the builtins they
-# call, the baseline JIT): each bench script, reduced as tools/gc-stress reduces it, traced
-# in process. These functions follow the start-up ones, the most widely used first, so a
+# What running real programs adds (the interpreter's slower paths, the builtins they call):
+# each bench script, reduced as tools/gc-stress reduces it, traced in process (without the
+# JIT, which runs only in the locked worker). These functions follow the start-up ones, the
+# most widely used first, so a
 # script's text is a few dense windows and not one 64 KiB window per function it calls
 # (Richards ran ~210 functions outside the start-up list, 119 KB of code spread over ~40
 # windows: 2.5 MB of its peak RSS).
@@ -55,7 +56,7 @@ for suite in gc_stress.SUITES:
 EOF2
     for f in "$T"/bench/*.js; do
         n=$(basename "$f" .js)
-        timeout 600 valgrind --tool=callgrind --smc-check=all-non-file --demangle=no \
+        timeout 600 valgrind --tool=callgrind --demangle=no \
             --callgrind-out-file="$T/bn.$n" "$T/jsrun" --no-lockdown "$f" >/dev/null 2>&1 || true
     done
 fi
@@ -157,7 +158,7 @@ def jit_function(f):
     the JIT calls: JIT* types, and the getters of the addresses compiled code embeds."""
     if 'Arm64' in f or 'ARM64' in f:
         return False
-    if f.startswith(('$s5JSJIT', '$s11JSAssembler')) or 'JSAssembler' in f or '5JSJIT' in f:
+    if 'JSAssembler' in f or '5JSJIT' in f:
         return True
     return f.startswith('$s9JSRuntime') and ('JIT' in f or re.search(r'Address(SV|Sv)vg', f) is not None)
 jit = [f for f in dict.fromkeys(l.strip() for l in open(tmp + '/symbols.txt'))

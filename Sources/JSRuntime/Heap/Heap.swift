@@ -453,11 +453,9 @@ public final class Heap {
         sweep()
         allocatedSinceGC = 0
         externalBytesSinceGC = 0
-        // The next collection is due after the live cells plus half the live external
-        // storage have been allocated again (four times that for a small heap, see
-        // `budget`): a heap of big arrays is not traced every few MiB (quadratic), yet a
-        // heap of many small objects does not grow more than before (splay: +10 % peak RSS
-        // when all external bytes counted).
+        // See `budget`. Only half the external storage counts: a heap of big arrays is
+        // not traced every few MiB (quadratic), yet a heap of many small objects does not
+        // grow more than before (splay: +10 % peak RSS when all external bytes counted).
         gcThreshold = Heap.budget(liveCells: liveBytes, liveExternal: externalBytes)
     }
 
