@@ -13,6 +13,7 @@
 #include <malloc.h>
 #endif
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #include <dirent.h>
@@ -212,6 +213,30 @@ int sable_forked_worker_setup(int socket_fd, int report_fd) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     return 0;
+}
+
+// The worker's CPU mask, saved before fork: the parent narrows the new worker's mask
+// (below) and the worker puts this one back before it locks down.
+static cpu_set_t cpus_before_fork;
+static int cpus_saved = 0;
+
+void sable_worker_cpus_save(void) {
+    cpus_saved = sched_getaffinity(0, sizeof cpus_before_fork, &cpus_before_fork) == 0
+        && CPU_COUNT(&cpus_before_fork) > 1;
+}
+
+int sable_worker_place(int child) {
+    if (!cpus_saved) return 0;
+    int here = sched_getcpu();
+    if (here < 0 || here >= CPU_SETSIZE || !CPU_ISSET(here, &cpus_before_fork)) return 0;
+    cpu_set_t others = cpus_before_fork;
+    CPU_CLR(here, &others);
+    return sched_setaffinity(child, sizeof others, &others) == 0 ? 1 : -errno;
+}
+
+int sable_worker_cpus_restore(void) {
+    if (!cpus_saved) return 0;
+    return sched_setaffinity(0, sizeof cpus_before_fork, &cpus_before_fork) == 0 ? 0 : -errno;
 }
 
 int sable_thread_count(void) {

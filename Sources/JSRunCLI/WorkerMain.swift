@@ -58,6 +58,9 @@ public enum WorkerMain {
                 FileIO.err("jsrun worker: policy version \(version) requested, this worker has \(SystemCallPolicy.version)\n")
                 return 71
             }
+            // The CPU mask the supervisor narrowed after fork (it did so before sending
+            // this message) is the user's again.
+            _ = sable_worker_cpus_restore()
             if addressSpace > 0 {
                 var limit = rlimit(rlim_cur: rlim_t(addressSpace), rlim_max: rlim_t(addressSpace))
                 setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit)

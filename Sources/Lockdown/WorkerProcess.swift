@@ -68,12 +68,15 @@ public final class WorkerProcess {
         let c = try makeChannels()
         // Output buffered in stdio now would be written twice.
         fflush(nil)
+        sable_worker_cpus_save()
         let pid = Glibc.fork()
         if pid == 0 {
             let rc = sable_forked_worker_setup(c.childSocket, c.childReport)
             if rc != 0 { _exit(71) }
             exit(worker())
         }
+        // Off this CPU, where the supervisor now compiles the policy (see CLockdown.h).
+        if pid > 0 { _ = sable_worker_place(pid) }
         close(c.childSocket); close(c.childReport)
         if pid < 0 {
             let e = errno

@@ -67,6 +67,18 @@ int sable_crash_reporter_install(void (*describe)(int signal));
 /// Returns 0 or -errno.
 int sable_forked_worker_setup(int socket_fd, int report_fd);
 
+/// Where a forked worker starts. Linux puts a forked child on its parent's CPU, and
+/// the supervisor goes on compiling the worker's seccomp policy there (~0.5 ms), so
+/// the worker would wait for that CPU while another one idles. Before fork,
+/// `sable_worker_cpus_save` saves this process's CPU mask (nothing to do with one
+/// CPU); right after fork the parent calls `sable_worker_place(child)`, which narrows
+/// the child's mask to the other CPUs of it (1 if it did, 0 if nothing to do,
+/// -errno); the worker calls `sable_worker_cpus_restore` once it has heard from the
+/// parent (so after the placement) and before lockdown: the mask is the user's again.
+void sable_worker_cpus_save(void);
+int sable_worker_place(int child);
+int sable_worker_cpus_restore(void);
+
 /// Waits until child `pid` has ended (is reapable), at most `timeout_ms` milliseconds:
 /// 1 if it has, 0 if not yet, -errno if the kernel has no pidfd_open (before 5.3).
 /// Does not reap it.
