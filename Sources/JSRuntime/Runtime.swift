@@ -58,8 +58,10 @@ public final class Runtime {
     var stackLimit: UInt = StackGuard.limit() {
         didSet { jitCallCell[3] = stackLimit &+ Runtime.jitStackMargin }
     }
-    /// Every live CodeData, by address (the conservative stack scan looks words up here).
-    var allCodeData: [UInt: CodeData] = [:]
+    /// Every live CodeData, by address (the conservative stack scan looks words up here),
+    /// each retained once by this table (`codeData(_:)`, `sweepCodeData`; not a
+    /// Dictionary: see AddressTable).
+    let allCodeData = AddressTable()
     /// The lowest and highest address a CodeData was ever allocated at (a cheap filter).
     var codeDataLow = UInt.max, codeDataHigh: UInt = 0
     /// Advanced by every change to the own properties or prototype of an object flagged
@@ -197,10 +199,13 @@ public final class Runtime {
         // (found by the JSON fuzzer, which makes a runtime per input).
         heap.releaseAll()
         // CodeData and its CodeBlock refer to each other: break the cycles.
-        for d in allCodeData.values {
+        for address in allCodeData.allKeys() {
+            let d = Runtime.codeData(atAddress: address)
             d.code.runtimeData = nil
             releaseJIT(d)
             d.jitLinked = []
+            allCodeData.remove(address)
+            Unmanaged.passUnretained(d).release()
         }
         free(registers)
         natives.deallocate()

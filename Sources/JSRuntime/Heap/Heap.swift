@@ -113,8 +113,10 @@ public final class Heap {
     /// threads cells onto the free list a page at a time, so a page is faulted in only
     /// when it is needed (start-up allocates from a dozen blocks, a few pages of each).
     var untouched: [(block: Int, cell: Int)?] = Array(repeating: nil, count: Heap.sizeClasses.count)
-    var blockIndex: [UInt: Int] = [:]
-    var largeCells: [UInt: Int] = [:]
+    /// Block base -> index in `blocks`; large cell -> its size (not Dictionaries: see
+    /// AddressTable).
+    let blockIndex = AddressTable()
+    let largeCells = AddressTable()
 
     /// Bytes handed out since the last collection, and the budget that triggers one.
     var allocatedSinceGC = 0
@@ -204,7 +206,7 @@ public final class Heap {
     deinit {
         for b in blocks where b.cellCount > 0 { munmap(b.base, Heap.blockSize) }
         extraRoots.deallocate()
-        for (addr, _) in largeCells { free(UnsafeMutableRawPointer(bitPattern: addr)) }
+        largeCells.forEach { addr, _ in free(UnsafeMutableRawPointer(bitPattern: addr)) }
     }
 
     /// Big buffers (elements, tables) are mmap'd by malloc and unmapped when freed, so the
@@ -237,7 +239,7 @@ public final class Heap {
             let total = (size + 15) & ~15
             if maxHeapBytes > 0 && usedBytes &+ total > maxHeapBytes { try collectForLimit(total) }
             guard let p = calloc(1, total) else { throw OutOfMemory() }
-            largeCells[UInt(bitPattern: p)] = total
+            largeCells.set(UInt(bitPattern: p), total)
             committedBytes += total
             notePeak()
             allocatedSinceGC += total
@@ -255,7 +257,7 @@ public final class Heap {
         if untouched[c] == nil {
             guard let base = Heap.mapBlock() else { throw OutOfMemory() }
             let cellSize = Heap.sizeClasses[c]
-            blockIndex[UInt(bitPattern: base)] = blocks.count
+            blockIndex.set(UInt(bitPattern: base), blocks.count)
             blocks.append(Block(base: base, cellSize: cellSize, cellCount: Heap.blockSize / cellSize))
             committedBytes += Heap.blockSize
             notePeak()
@@ -388,13 +390,13 @@ public final class Heap {
     func isCellStart(_ address: UInt) -> Bool {
         if address & 7 != 0 || address == 0 { return false }
         let base = address & ~UInt(Heap.blockSize - 1)
-        if let i = blockIndex[base] {
+        if let i = blockIndex.value(base) {
             let b = blocks[i]
             let offset = Int(address - base)
             if offset % b.cellSize != 0 { return false }
             return UnsafeMutableRawPointer(bitPattern: address)!.load(as: UInt8.self) != CellKind.free.rawValue
         }
-        return largeCells[address] != nil
+        return largeCells.contains(address)
     }
 
     // MARK: - Collection
@@ -560,7 +562,7 @@ public final class Heap {
                 if emptyBlocks > keep {
                     // Nothing in it is reachable: give its pages back.
                     freeLists[c] = headBefore
-                    blockIndex.removeValue(forKey: UInt(bitPattern: b.base))
+                    blockIndex.remove(UInt(bitPattern: b.base))
                     munmap(b.base, Heap.blockSize)
                     blocks[bi].cellCount = 0
                     committedBytes -= Heap.blockSize
@@ -570,7 +572,7 @@ public final class Heap {
             freeLists[c] = head
         }
         var dead: [UInt] = []
-        for (addr, size) in largeCells {
+        largeCells.forEach { addr, size in
             let cell = UnsafeMutableRawPointer(bitPattern: addr)!
             if header(cell).pointee.marked != 0 {
                 header(cell).pointee.marked = 0
@@ -582,7 +584,7 @@ public final class Heap {
         for addr in dead {
             let cell = UnsafeMutableRawPointer(bitPattern: addr)!
             if needsFinalizer(cell, header(cell).pointee.kind) { owner?._withUnsafeGuaranteedRef { $0.finalize(cell) } }
-            committedBytes -= largeCells.removeValue(forKey: addr)!
+            committedBytes -= largeCells.remove(addr)!
             free(cell)
         }
         liveBytes = live

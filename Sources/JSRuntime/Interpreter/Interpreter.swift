@@ -236,8 +236,8 @@ extension Runtime {
         if let d = code.runtimeData { return unsafeDowncast(d, to: CodeData.self) }
         let d = CodeData(code: code, realm: realm)
         code.runtimeData = d
-        let address = UInt(bitPattern: Unmanaged.passUnretained(d).toOpaque())
-        allCodeData[address] = d
+        let address = UInt(bitPattern: Unmanaged.passRetained(d).toOpaque())
+        allCodeData.set(address, 0)
         codeDataLow = min(codeDataLow, address)
         codeDataHigh = max(codeDataHigh, address)
         // Compiled code counts toward `--max-heap` while it is in use (so `eval` in a loop
@@ -611,7 +611,7 @@ extension Runtime {
         // Most stack words (return addresses, stack pointers, small integers) fall outside
         // the range any CodeData was allocated in: no hashing for them.
         guard address >= codeDataLow && address <= codeDataHigh else { return }
-        if let d = allCodeData[address] { markCodeData(d, &m) }
+        if allCodeData.contains(address) { markCodeData(Runtime.codeData(atAddress: address), &m) }
     }
 
     /// After marking: code data no collection root reached is dropped (its CodeBlock may
@@ -620,15 +620,24 @@ extension Runtime {
     func sweepCodeData() {
         let epoch = heap.collections
         var dead: [UInt] = []
-        for (address, d) in allCodeData where d.markedIn != epoch { dead.append(address) }
-        for address in dead {
-            if let d = allCodeData.removeValue(forKey: address) {
-                d.code.runtimeData = nil
-                heap.releaseExternal(d.externalBytes)
-                releaseJIT(d)
-                d.jitLinked = []
-            }
+        allCodeData.forEach { address, _ in
+            if Runtime.codeData(atAddress: address).markedIn != epoch { dead.append(address) }
         }
+        for address in dead {
+            allCodeData.remove(address)
+            let d = Runtime.codeData(atAddress: address)
+            d.code.runtimeData = nil
+            heap.releaseExternal(d.externalBytes)
+            releaseJIT(d)
+            d.jitLinked = []
+            Unmanaged.passUnretained(d).release()
+        }
+    }
+
+    /// The CodeData at `address`, a key of `allCodeData` (which keeps it alive).
+    @inline(__always)
+    static func codeData(atAddress address: UInt) -> CodeData {
+        Unmanaged<CodeData>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
     }
 }
 
