@@ -41,14 +41,14 @@ final class AddressTable {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// The value for `key` (not 0), or nil.
+    /// The value for `key`, or nil (always for 0).
     @inline(__always)
     func value(_ key: UInt) -> Int? {
         var i = home(key)
         while true {
             let k = keys[i]
+            if k == 0 { return nil }   // first: key 0 (a small word of a stack scan) is absent
             if k == key { return values[i] }
-            if k == 0 { return nil }
             i = (i + 1) & mask
         }
     }
@@ -78,8 +78,8 @@ final class AddressTable {
         var i = home(key)
         while true {
             let k = keys[i]
-            if k == key { break }
             if k == 0 { return nil }
+            if k == key { break }
             i = (i + 1) & mask
         }
         let removed = values[i]
