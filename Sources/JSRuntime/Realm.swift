@@ -368,6 +368,10 @@ extension Runtime {
         defer { heap.popRoots(1) }
         let k = atom(name)
         let f = try makeNativeFunction(name: Value(cell: k), length: length, body)
+        if installingBuiltins && o.kind != .nativeFunction && !ShapeCell(o.shape).isDictionary
+            && ShapeCell(o.shape).info.propertyCount >= 4 {
+            try ensureDictionary(o)
+        }
         try defineData(o, PropertyKey(cell: k), Value(cell: f.cell), .hidden)
         return f
     }

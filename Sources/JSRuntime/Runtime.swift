@@ -43,6 +43,9 @@ public final class Runtime {
     /// current one's `Realm.key`, which calls compare with their callee's realm.
     var realms: [Realm] = []
     var realmKey: UInt = 0
+    /// While a realm's builtins are being installed (`buildRealm`): `method` puts an
+    /// object that is not a function into dictionary mode once it has a few properties.
+    var installingBuiltins = false
     /// Native function bodies, indexed by a native function's word 0.
     var natives = NativeTable()
     /// Time the regexp matcher (`--stats`): wall nanoseconds and match attempts from a

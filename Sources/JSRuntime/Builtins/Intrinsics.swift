@@ -14,6 +14,8 @@ extension Runtime {
     /// Fills the current realm `realm` with its intrinsics and global object; the first
     /// realm also makes what all realms share (well-known symbols, hooks).
     func buildRealm(_ realm: Realm, primary: Bool) throws(JSException) {
+        installingBuiltins = true
+        defer { installingBuiltins = false }
         // The builtins intern some 400 names and define some 500 functions: no rehashing.
         pinnedAtoms.reserveCapacity(1024)
         natives.reserveCapacity(1024)
